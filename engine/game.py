@@ -1,0 +1,961 @@
+"""A game of Alhambra: setup, turns, refills, scoring rounds and the end (RULES.md 2-7).
+
+`Game` is a state machine driven only by actions. Each call to `apply` checks the action fully
+before touching anything, so a refused action leaves the game exactly as it was. Undo restores
+the state saved at the start of the turn and re-applies the turn's steps but the last: nothing
+random happens inside a turn (drawing happens when it ends), so this is exact.
+
+Randomness: the seed shuffles seats, money and buildings at setup; each later reshuffle of the
+spent money uses a generator seeded from (seed, reshuffle number). The same seed and actions give
+the same game, and a JSON snapshot needs no generator state.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal
+
+from .actions import (
+    REDESIGNS,
+    Action,
+    Buy,
+    EndTurn,
+    GiveToDirk,
+    Pass,
+    Place,
+    PlaceFromReserve,
+    PlaceInReserve,
+    RemoveToReserve,
+    Skip,
+    Swap,
+    TakeMoney,
+    Undo,
+    action_from_dict,
+    action_to_dict,
+)
+from .alhambra import Alhambra
+from .catalogue import (
+    CARD_CURRENCY,
+    CARD_VALUE,
+    CARDS,
+    SCORING_CARD_1,
+    SCORING_CARD_2,
+    TILE_COST,
+    TILES,
+    Currency,
+    money_cards,
+)
+from .events import (
+    BuildingBought,
+    BuildingPlaced,
+    BuildingRemoved,
+    BuildingReserved,
+    BuildingsSwapped,
+    BuiltFromReserve,
+    DeckReshuffled,
+    DirkDrew,
+    Event,
+    GameEnded,
+    GameStarted,
+    GivenToDirk,
+    MarketDistributed,
+    MarketRefilled,
+    MoneyTaken,
+    Passed,
+    PoolRefilled,
+    ScoreRow,
+    ScoringCardDrawn,
+    ScoringHeld,
+    Skipped,
+    TurnEnded,
+    TurnStarted,
+    Undone,
+    event_from_dict,
+    event_to_dict,
+)
+from .options import Options
+from .payments import minimal_payments
+from .scoring import majority_points
+
+Phase = Literal["action", "place", "confirm", "over"]
+JSON_FORMAT = 1
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+STARTING_MONEY = 20
+POOL_SIZE = 4
+MARKET_SLOTS = 4
+TAKE_LIMIT = 5
+DIRK_SETUP = 6
+DIRK_AFTER_FIRST = 6
+
+
+class IllegalAction(Exception):
+    """An action the rules do not allow now; the message says why, for the player."""
+
+
+def _money(cards: Iterable[int]) -> str:
+    return ", ".join(str(CARDS[c]) for c in cards)
+
+
+def _building(tile: int) -> str:
+    t = TILES[tile]
+    assert t.building is not None
+    return f"{t.building.label} ({t.cost})"
+
+
+class _State:
+    """Everything that changes during a game; copied whole at the start of each turn for undo."""
+
+    __slots__ = (
+        "actions_done",
+        "alhambras",
+        "current",
+        "deck",
+        "dirk",
+        "discard",
+        "final",
+        "final_queue",
+        "hands",
+        "market",
+        "pending",
+        "phase",
+        "pool",
+        "ranks",
+        "reserves",
+        "reshuffles",
+        "rounds",
+        "scores",
+        "scoring_aside",
+        "supply",
+        "turn_no",
+        "unclaimed",
+    )
+
+    def copy(self) -> _State:
+        o = _State.__new__(_State)
+        o.hands = [list(h) for h in self.hands]
+        o.alhambras = [a.copy() for a in self.alhambras]
+        o.reserves = [list(r) for r in self.reserves]
+        o.scores = list(self.scores)
+        o.deck = list(self.deck)
+        o.discard = list(self.discard)
+        o.pool = list(self.pool)
+        o.market = list(self.market)
+        o.supply = list(self.supply)
+        o.dirk = None if self.dirk is None else list(self.dirk)
+        o.current = self.current
+        o.phase = self.phase
+        o.actions_done = self.actions_done
+        o.pending = list(self.pending)
+        o.final = self.final
+        o.final_queue = [(s, list(t)) for s, t in self.final_queue]
+        o.scoring_aside = list(self.scoring_aside)
+        o.rounds = list(self.rounds)
+        o.reshuffles = self.reshuffles
+        o.ranks = None if self.ranks is None else list(self.ranks)
+        o.turn_no = self.turn_no
+        o.unclaimed = list(self.unclaimed)
+        return o
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "hands": self.hands,
+            "alhambras": [
+                sorted([x, y, t] for (x, y), t in a.tiles.items()) for a in self.alhambras
+            ],
+            "reserves": self.reserves,
+            "scores": self.scores,
+            "deck": self.deck,
+            "discard": self.discard,
+            "pool": self.pool,
+            "market": self.market,
+            "supply": self.supply,
+            "dirk": self.dirk,
+            "current": self.current,
+            "phase": self.phase,
+            "actions_done": self.actions_done,
+            "pending": self.pending,
+            "final": self.final,
+            "final_queue": [[s, t] for s, t in self.final_queue],
+            "scoring_aside": self.scoring_aside,
+            "rounds": [event_to_dict(r) for r in self.rounds],
+            "reshuffles": self.reshuffles,
+            "ranks": self.ranks,
+            "turn_no": self.turn_no,
+            "unclaimed": self.unclaimed,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], holes: str) -> _State:
+        s = cls.__new__(cls)
+        s.hands = [list(h) for h in d["hands"]]
+        s.alhambras = [
+            Alhambra.from_tiles({(x, y): t for x, y, t in cells}, holes)  # type: ignore[arg-type]
+            for cells in d["alhambras"]
+        ]
+        s.reserves = [list(r) for r in d["reserves"]]
+        s.scores = list(d["scores"])
+        s.deck = list(d["deck"])
+        s.discard = list(d["discard"])
+        s.pool = list(d["pool"])
+        s.market = list(d["market"])
+        s.supply = list(d["supply"])
+        s.dirk = None if d["dirk"] is None else list(d["dirk"])
+        s.current = d["current"]
+        s.phase = d["phase"]
+        s.actions_done = d["actions_done"]
+        s.pending = list(d["pending"])
+        s.final = d["final"]
+        s.final_queue = [(q[0], list(q[1])) for q in d["final_queue"]]
+        s.scoring_aside = list(d["scoring_aside"])
+        rounds = [event_from_dict(r) for r in d["rounds"]]
+        assert all(isinstance(r, ScoringHeld) for r in rounds)
+        s.rounds = rounds
+        s.reshuffles = d["reshuffles"]
+        s.ranks = None if d["ranks"] is None else list(d["ranks"])
+        s.turn_no = d["turn_no"]
+        s.unclaimed = list(d["unclaimed"])
+        return s
+
+
+class Game:
+    """One game. Create it with `new_game`, change it only with `apply`."""
+
+    def __init__(self, players: int, seed: int, options: Options, seating: Sequence[int]) -> None:
+        self.players = players
+        self.seed = seed
+        self.options = options
+        #: seating[seat] = the index (in join order) of the player who sits there.
+        self.seating = tuple(seating)
+        self._s: _State
+        self._turn_start: _State | None = None
+        self._turn_actions: list[Action] = []
+        self._setup_events: list[Event] = []
+
+    # --- public reading -----------------------------------------------------------------------
+
+    @property
+    def current_seat(self) -> int | None:
+        """The seat whose decision it is; None once the game is over."""
+        return None if self._s.phase == "over" else self._s.current
+
+    @property
+    def is_over(self) -> bool:
+        return self._s.phase == "over"
+
+    @property
+    def phase(self) -> Phase:
+        """`action` (take, buy or redesign), `place` (bought buildings wait), `confirm`
+        (only end of turn or undo left), `over`."""
+        return self._s.phase
+
+    @property
+    def is_final_placement(self) -> bool:
+        """True while players place the market buildings handed out at the end."""
+        return self._s.final
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self._s.scores)
+
+    @property
+    def ranks(self) -> tuple[int, ...] | None:
+        """Rank per seat once the game is over (1 = first, equal scores share a rank)."""
+        return None if self._s.ranks is None else tuple(self._s.ranks)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        ranks = self.ranks
+        return () if ranks is None else tuple(s for s, r in enumerate(ranks) if r == 1)
+
+    def ranking(self) -> list[tuple[int, int, int]]:
+        """(rank, seat, score) best first; ranks as in `ranks` (or by current scores)."""
+        scores = self._s.scores
+        ranks = self.ranks or _ranks(scores)
+        return sorted((ranks[s], s, scores[s]) for s in range(self.players))
+
+    @property
+    def hands(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(h) for h in self._s.hands)
+
+    def hand(self, seat: int) -> tuple[int, ...]:
+        return tuple(self._s.hands[seat])
+
+    def alhambra(self, seat: int) -> Alhambra:
+        """A copy of a seat's Alhambra."""
+        return self._s.alhambras[seat].copy()
+
+    def reserve(self, seat: int) -> tuple[int, ...]:
+        return tuple(self._s.reserves[seat])
+
+    @property
+    def pool(self) -> tuple[int, ...]:
+        return tuple(self._s.pool)
+
+    @property
+    def market(self) -> tuple[int | None, ...]:
+        return tuple(self._s.market)
+
+    @property
+    def pending(self) -> tuple[int, ...]:
+        """Buildings bought this turn (or handed out at the end) that still wait for a place."""
+        return tuple(self._s.pending)
+
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """The money deck, next card last. Hidden information: never show it to players."""
+        return tuple(self._s.deck)
+
+    @property
+    def discard(self) -> tuple[int, ...]:
+        return tuple(self._s.discard)
+
+    @property
+    def supply(self) -> tuple[int, ...]:
+        """The building supply, next tile last. Hidden information."""
+        return tuple(self._s.supply)
+
+    @property
+    def dirk(self) -> tuple[int, ...] | None:
+        """Dirk's buildings in a two-player game, None otherwise."""
+        return None if self._s.dirk is None else tuple(self._s.dirk)
+
+    @property
+    def scoring_cards_aside(self) -> tuple[int, ...]:
+        return tuple(self._s.scoring_aside)
+
+    @property
+    def scoring_rounds(self) -> tuple[ScoringHeld, ...]:
+        """The scoring rounds held so far, in order."""
+        return tuple(self._s.rounds)
+
+    @property
+    def turn_number(self) -> int:
+        return self._s.turn_no
+
+    @property
+    def actions_this_turn(self) -> int:
+        """Take, buy and redesign actions already done this turn."""
+        return self._s.actions_done
+
+    @property
+    def turn_actions(self) -> tuple[Action, ...]:
+        """The steps of the current turn, which `Undo` can take back."""
+        return tuple(self._turn_actions)
+
+    def setup_events(self) -> list[Event]:
+        """The events of the setup: the starting hands, pool, market and the first turn."""
+        return list(self._setup_events)
+
+    # --- legal actions ------------------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the current seat may take now (never `Skip`, which is administrative)."""
+        s = self._s
+        phase = s.phase
+        if phase == "over":
+            return []
+        out: list[Action] = []
+        if phase == "action":
+            out.extend(self._takes())
+            out.extend(self._buys())
+            out.extend(self._redesigns())
+            if s.actions_done:
+                out.extend(self._placements())
+            elif not out:
+                out.append(Pass())
+        elif phase == "place":
+            out.extend(self._placements())
+        else:
+            out.append(EndTurn())
+        if self._turn_actions:
+            out.append(Undo())
+        return out
+
+    def _takes(self) -> list[TakeMoney]:
+        pool = self._s.pool
+        n = len(pool)
+        seen: set[tuple[int, ...]] = set()
+        out = []
+        for bits in range(1, 1 << n):
+            cards = tuple(pool[i] for i in range(n) if bits >> i & 1)
+            if len(cards) > 1 and sum(CARD_VALUE[c] for c in cards) > TAKE_LIMIT:
+                continue
+            key = tuple(sorted(c // 3 for c in cards))  # same currency and value: same choice
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(TakeMoney(cards))
+        return out
+
+    def _buys(self) -> list[Buy]:
+        s = self._s
+        hand = s.hands[s.current]
+        out = []
+        for slot, tile in enumerate(s.market):
+            if tile is None:
+                continue
+            for cards in minimal_payments(hand, slot, TILE_COST[tile]):
+                out.append(Buy(slot, cards))
+        return out
+
+    def _redesigns(self) -> list[Action]:
+        s = self._s
+        alhambra = s.alhambras[s.current]
+        out: list[Action] = [RemoveToReserve(x, y) for x, y in alhambra.removable()]
+        for tile in s.reserves[s.current]:
+            out.extend(PlaceFromReserve(tile, x, y) for x, y in alhambra.legal_positions(tile))
+            out.extend(Swap(tile, x, y) for x, y in alhambra.swap_positions(tile))
+        return out
+
+    def _placements(self) -> list[Action]:
+        s = self._s
+        alhambra = s.alhambras[s.current]
+        out: list[Action] = []
+        for tile in s.pending:
+            out.extend(Place(tile, x, y) for x, y in alhambra.legal_positions(tile))
+            out.append(PlaceInReserve(tile))
+            if s.dirk is not None and not s.final:
+                out.append(GiveToDirk(tile))
+        return out
+
+    # --- applying -----------------------------------------------------------------------------
+
+    def apply(self, action: Action | dict[str, Any]) -> list[Event]:
+        """Apply one action of the current seat and return what happened.
+
+        Raises `IllegalAction` (and changes nothing) when the rules do not allow it.
+        """
+        if isinstance(action, dict):
+            try:
+                action = action_from_dict(action)
+            except ValueError as exc:
+                raise IllegalAction(f"That is not an action this game understands: {exc}") from None
+        s = self._s
+        if s.phase == "over":
+            raise IllegalAction("The game is over.")
+        handler = _HANDLERS.get(type(action))
+        if handler is None:
+            raise IllegalAction(f"That is not an action this game understands: {action!r}")
+        return handler(self, action)
+
+    # Every handler checks everything first, then changes the state.
+
+    def _do_take(self, a: TakeMoney) -> list[Event]:
+        s = self._s
+        self._need_action_phase()
+        cards = tuple(a.cards)
+        if not cards:
+            raise IllegalAction("Taking nothing is not an action: choose at least one card.")
+        if len(set(cards)) != len(cards) or any(c not in s.pool for c in cards):
+            raise IllegalAction("You can only take cards that lie in the money pool.")
+        total = sum(CARD_VALUE[c] for c in cards)
+        if len(cards) > 1 and total > TAKE_LIMIT:
+            values = " + ".join(str(CARD_VALUE[c]) for c in cards)
+            raise IllegalAction(
+                f"You may take one card of any value, or several whose values add up to at most "
+                f"{TAKE_LIMIT}; {values} = {total}."
+            )
+        for c in cards:
+            s.pool.remove(c)
+            s.hands[s.current].append(c)
+        self._after_action(a)
+        return [MoneyTaken(s.current, cards)]
+
+    def _do_buy(self, a: Buy) -> list[Event]:
+        s = self._s
+        self._need_action_phase()
+        if not 0 <= a.slot < MARKET_SLOTS:
+            raise IllegalAction("The market has four slots, 1 to 4.")
+        tile = s.market[a.slot]
+        if tile is None:
+            raise IllegalAction(f"Market slot {a.slot + 1} is empty.")
+        cards = tuple(a.cards)
+        hand = s.hands[s.current]
+        if not cards:
+            raise IllegalAction("Choose the cards you pay with.")
+        if len(set(cards)) != len(cards) or any(c not in hand for c in cards):
+            raise IllegalAction("You can only pay with cards from your own hand.")
+        currency = Currency(a.slot)
+        wrong = [c for c in cards if CARD_CURRENCY[c] != a.slot]
+        if wrong:
+            raise IllegalAction(
+                f"The building in slot {a.slot + 1} is paid in {currency.label}s only; "
+                f"you offered {_money(wrong)}."
+            )
+        total = sum(CARD_VALUE[c] for c in cards)
+        cost = TILE_COST[tile]
+        if total < cost:
+            raise IllegalAction(
+                f"Those cards add up to {total}, but the {_building(tile)} costs {cost}; "
+                "no change is given, so pay at least the cost."
+            )
+        for c in cards:
+            hand.remove(c)
+            s.discard.append(c)
+        s.market[a.slot] = None
+        s.pending.append(tile)
+        exact = total == cost
+        self._after_action(a, extra=exact)
+        return [BuildingBought(s.current, a.slot, tile, cards, exact)]
+
+    def _do_remove(self, a: RemoveToReserve) -> list[Event]:
+        s = self._s
+        self._need_action_phase()
+        alhambra = s.alhambras[s.current]
+        why = alhambra.removal_error((a.x, a.y))
+        if why:
+            raise IllegalAction(why)
+        tile = alhambra.remove((a.x, a.y))
+        s.reserves[s.current].append(tile)
+        self._after_action(a)
+        return [BuildingRemoved(s.current, tile, a.x, a.y)]
+
+    def _do_build(self, a: PlaceFromReserve) -> list[Event]:
+        s = self._s
+        self._need_action_phase()
+        reserve = s.reserves[s.current]
+        if a.tile not in reserve:
+            raise IllegalAction(self._not_in_reserve(a.tile))
+        alhambra = s.alhambras[s.current]
+        why = alhambra.placement_error(a.tile, (a.x, a.y))
+        if why:
+            raise IllegalAction(why)
+        reserve.remove(a.tile)
+        alhambra.place(a.tile, (a.x, a.y))
+        self._after_action(a)
+        return [BuiltFromReserve(s.current, a.tile, a.x, a.y)]
+
+    def _do_swap(self, a: Swap) -> list[Event]:
+        s = self._s
+        self._need_action_phase()
+        reserve = s.reserves[s.current]
+        if a.tile not in reserve:
+            raise IllegalAction(self._not_in_reserve(a.tile))
+        alhambra = s.alhambras[s.current]
+        why = alhambra.swap_error(a.tile, (a.x, a.y))
+        if why:
+            raise IllegalAction(why)
+        reserve.remove(a.tile)
+        old = alhambra.swap(a.tile, (a.x, a.y))
+        reserve.append(old)
+        self._after_action(a)
+        return [BuildingsSwapped(s.current, a.tile, old, a.x, a.y)]
+
+    def _not_in_reserve(self, tile: int) -> str:
+        if tile in self._s.pending:
+            return "A building bought this turn cannot be used in a redesign; place it instead."
+        return "That building is not in your reserve."
+
+    def _need_action_phase(self) -> None:
+        s = self._s
+        if s.phase != "action":
+            if s.final:
+                raise IllegalAction(
+                    "The game has ended: only the market buildings handed out are placed now."
+                )
+            if s.phase == "place":
+                raise IllegalAction(
+                    "Your actions are over for this turn: place the buildings you bought."
+                )
+            raise IllegalAction("Your actions are over for this turn: end your turn (or undo).")
+
+    def _after_action(self, a: Action, extra: bool = False) -> None:
+        s = self._s
+        s.actions_done += 1
+        self._turn_actions.append(a)
+        if extra:
+            s.phase = "action"
+        else:
+            s.phase = "place" if s.pending else "confirm"
+
+    def _pending_tile(self, tile: int) -> None:
+        s = self._s
+        if s.phase == "confirm" or (s.phase == "action" and not s.actions_done):
+            raise IllegalAction("You have no bought building waiting to be placed.")
+        if tile not in s.pending:
+            raise IllegalAction(
+                f"The {_building(tile)} is not waiting to be placed: "
+                f"you can place {', '.join(_building(t) for t in s.pending)}."
+            )
+
+    def _placed(self, a: Action, tile: int) -> None:
+        s = self._s
+        s.pending.remove(tile)
+        self._turn_actions.append(a)
+        s.phase = "place" if s.pending else "confirm"
+
+    def _do_place(self, a: Place) -> list[Event]:
+        s = self._s
+        self._pending_tile(a.tile)
+        alhambra = s.alhambras[s.current]
+        why = alhambra.placement_error(a.tile, (a.x, a.y))
+        if why:
+            raise IllegalAction(why)
+        alhambra.place(a.tile, (a.x, a.y))
+        self._placed(a, a.tile)
+        return [BuildingPlaced(s.current, a.tile, a.x, a.y)]
+
+    def _do_reserve(self, a: PlaceInReserve) -> list[Event]:
+        s = self._s
+        self._pending_tile(a.tile)
+        s.reserves[s.current].append(a.tile)
+        self._placed(a, a.tile)
+        return [BuildingReserved(s.current, a.tile)]
+
+    def _do_dirk(self, a: GiveToDirk) -> list[Event]:
+        s = self._s
+        if s.dirk is None:
+            raise IllegalAction("Dirk only plays in two-player games.")
+        if s.final:
+            raise IllegalAction("Dirk takes no part in the end-of-game distribution.")
+        self._pending_tile(a.tile)
+        s.dirk.append(a.tile)
+        self._placed(a, a.tile)
+        return [GivenToDirk(s.current, a.tile)]
+
+    def _do_undo(self, a: Undo) -> list[Event]:
+        if not self._turn_actions:
+            raise IllegalAction("There is nothing to undo in this turn.")
+        assert self._turn_start is not None
+        steps = self._turn_actions[:-1]
+        undone = self._turn_actions[-1]
+        self._s = self._turn_start.copy()
+        self._turn_actions = []
+        for step in steps:
+            _HANDLERS[type(step)](self, step)
+        return [Undone(self._s.current, undone)]
+
+    def _do_end_turn(self, a: EndTurn) -> list[Event]:
+        s = self._s
+        if s.phase == "place":
+            raise IllegalAction("Place the buildings you bought before ending your turn.")
+        if s.phase == "action":
+            if s.actions_done:
+                raise IllegalAction("Place the buildings you bought before ending your turn.")
+            raise IllegalAction("Take an action first: take money, buy a building or redesign.")
+        return self._end_turn()
+
+    def _do_pass(self, a: Pass) -> list[Event]:
+        s = self._s
+        if s.phase != "action" or s.actions_done:
+            raise IllegalAction("You can only pass at the start of a turn.")
+        if self._takes() or self._buys() or self._redesigns():
+            raise IllegalAction(
+                "You can only pass when you can neither take money, buy nor redesign."
+            )
+        return [Passed(s.current), *self._end_turn()]
+
+    def _do_skip(self, a: Skip) -> list[Event]:
+        if self._turn_actions:
+            assert self._turn_start is not None
+            self._s = self._turn_start.copy()
+            self._turn_actions = []
+        s = self._s
+        events: list[Event] = [Skipped(s.current)]
+        for tile in list(s.pending):  # a skipped final placement puts the buildings in reserve
+            s.reserves[s.current].append(tile)
+            events.append(BuildingReserved(s.current, tile))
+        s.pending.clear()
+        return events + self._end_turn()
+
+    # --- between turns ------------------------------------------------------------------------
+
+    def _begin_turn(self, seat: int, final: bool = False) -> list[Event]:
+        s = self._s
+        s.current = seat
+        s.actions_done = 0
+        s.phase = "place" if final else "action"
+        s.turn_no += 1
+        self._turn_actions = []
+        self._turn_start = s.copy()
+        return [TurnStarted(seat, final)]
+
+    def _end_turn(self) -> list[Event]:
+        s = self._s
+        events: list[Event] = [TurnEnded(s.current)]
+        self._turn_actions = []
+        if s.final:
+            return events + self._next_final_turn()
+        scoring: list[int] = []
+        drawn: list[int] = []
+        while len(s.pool) < POOL_SIZE:
+            card = self._draw(events, scoring)
+            if card is None:
+                break
+            s.pool.append(card)
+            drawn.append(card)
+        if drawn:
+            events.append(PoolRefilled(tuple(drawn)))
+        game_ends = False
+        for slot in range(MARKET_SLOTS):
+            if s.market[slot] is None:
+                if not s.supply:
+                    game_ends = True
+                    continue
+                tile = s.supply.pop()
+                s.market[slot] = tile
+                events.append(MarketRefilled(slot, tile))
+        for round_no in scoring:
+            events.append(self._hold_scoring(round_no))
+            events.extend(self._dirk_draws(round_no))
+        if game_ends:
+            return events + self._distribute()
+        return events + self._begin_turn((s.current + 1) % self.players)
+
+    def _draw(self, events: list[Event], scoring: list[int]) -> int | None:
+        s = self._s
+        while True:
+            if not s.deck:
+                if not s.discard:
+                    return None
+                s.reshuffles += 1
+                deck = sorted(s.discard)
+                random.Random(f"{self.seed}/reshuffle/{s.reshuffles}").shuffle(deck)
+                s.deck = deck
+                s.discard = []
+                events.append(DeckReshuffled(len(deck)))
+            card = s.deck.pop()
+            if card in (SCORING_CARD_1, SCORING_CARD_2):
+                s.scoring_aside.append(card)
+                round_no = 1 if card == SCORING_CARD_1 else 2
+                scoring.append(round_no)
+                events.append(ScoringCardDrawn(round_no))
+                continue
+            return card
+
+    def _dirk_draws(self, round_no: int) -> list[Event]:
+        s = self._s
+        if s.dirk is None or round_no == 3:
+            return []
+        n = DIRK_AFTER_FIRST if round_no == 1 else len(s.supply) // 3
+        tiles = tuple(s.supply.pop() for _ in range(min(n, len(s.supply))))
+        s.dirk.extend(tiles)
+        return [DirkDrew(tiles)] if tiles else []
+
+    def _hold_scoring(self, round_no: int) -> ScoringHeld:
+        s = self._s
+        counts = [a.counts() for a in s.alhambras]
+        if s.dirk is not None:
+            dirk = [0] * 6
+            for t in s.dirk:
+                building = TILES[t].building
+                assert building is not None
+                dirk[int(building)] += 1
+            counts.append(tuple(dirk))
+        points = majority_points(round_no, counts)
+        rows = []
+        for seat in range(self.players):
+            wall = s.alhambras[seat].longest_wall()
+            total = sum(points[seat]) + wall
+            s.scores[seat] += total
+            rows.append(ScoreRow(seat, tuple(points[seat]), wall, total, s.scores[seat]))
+        held = ScoringHeld(round_no, tuple(rows), tuple(tuple(c) for c in counts))
+        s.rounds.append(held)
+        return held
+
+    def _distribute(self) -> list[Event]:
+        """The supply ran out: hand out what is left in the market, then the final placements."""
+        s = self._s
+        events: list[Event] = []
+        given: dict[int, list[int]] = {}
+        for slot in range(MARKET_SLOTS):
+            tile = s.market[slot]
+            if tile is None:
+                continue
+            totals = [
+                sum(CARD_VALUE[c] for c in hand if CARD_CURRENCY[c] == slot) for hand in s.hands
+            ]
+            best = max(totals)
+            leaders = [seat for seat, t in enumerate(totals) if t == best]
+            winner = leaders[0] if best > 0 and len(leaders) == 1 else None
+            s.market[slot] = None
+            if winner is None:
+                s.unclaimed.append(tile)
+            else:
+                given.setdefault(winner, []).append(tile)
+            events.append(MarketDistributed(slot, tile, winner))
+        start = (s.current + 1) % self.players
+        order = [(start + k) % self.players for k in range(self.players)]
+        s.final = True
+        s.final_queue = [(seat, given[seat]) for seat in order if seat in given]
+        return events + self._next_final_turn()
+
+    def _next_final_turn(self) -> list[Event]:
+        s = self._s
+        if s.final_queue:
+            seat, tiles = s.final_queue.pop(0)
+            s.pending = list(tiles)
+            return self._begin_turn(seat, final=True)
+        return self._finish()
+
+    def _finish(self) -> list[Event]:
+        s = self._s
+        events: list[Event] = [self._hold_scoring(3)]
+        s.ranks = _ranks(s.scores)
+        s.phase = "over"
+        s.final = False
+        self._turn_start = None
+        self._turn_actions = []
+        winners = tuple(seat for seat, r in enumerate(s.ranks) if r == 1)
+        events.append(GameEnded(tuple(s.scores), tuple(s.ranks), winners))
+        return events
+
+    # --- views and serialisation --------------------------------------------------------------
+
+    def view(self, seat: int | None = None):  # -> SeatView (import cycle avoided)
+        """What `seat` may see (None: a spectator). See `engine.view.SeatView`."""
+        from .view import build_view
+
+        return build_view(self, seat)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": JSON_FORMAT,
+            "players": self.players,
+            "seed": self.seed,
+            "options": self.options.model_dump(mode="json"),
+            "seating": list(self.seating),
+            "state": self._s.to_dict(),
+            "turn_start": None if self._turn_start is None else self._turn_start.to_dict(),
+            "turn_actions": [action_to_dict(a) for a in self._turn_actions],
+            "setup_events": [event_to_dict(e) for e in self._setup_events],
+        }
+
+    def to_json(self) -> str:
+        """A complete snapshot; `Game.from_json` restores a game that plays on identically."""
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Game:
+        if d.get("format") != JSON_FORMAT:
+            raise ValueError(f"unknown game snapshot format {d.get('format')!r}")
+        options = Options.model_validate(d["options"])
+        game = cls(d["players"], d["seed"], options, d["seating"])
+        game._s = _State.from_dict(d["state"], options.holes)
+        ts = d["turn_start"]
+        game._turn_start = None if ts is None else _State.from_dict(ts, options.holes)
+        game._turn_actions = [action_from_dict(a) for a in d["turn_actions"]]
+        game._setup_events = [event_from_dict(e) for e in d["setup_events"]]
+        return game
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Game:
+        return cls.from_dict(json.loads(text))
+
+    def copy(self) -> Game:
+        other = Game(self.players, self.seed, self.options, self.seating)
+        other._s = self._s.copy()
+        other._turn_start = None if self._turn_start is None else self._turn_start.copy()
+        other._turn_actions = list(self._turn_actions)
+        other._setup_events = self._setup_events
+        return other
+
+
+def _ranks(scores: Sequence[int]) -> list[int]:
+    return [1 + sum(1 for other in scores if other > mine) for mine in scores]
+
+
+_HANDLERS: dict[type, Any] = {
+    TakeMoney: Game._do_take,
+    Buy: Game._do_buy,
+    RemoveToReserve: Game._do_remove,
+    PlaceFromReserve: Game._do_build,
+    Swap: Game._do_swap,
+    Place: Game._do_place,
+    PlaceInReserve: Game._do_reserve,
+    GiveToDirk: Game._do_dirk,
+    Undo: Game._do_undo,
+    EndTurn: Game._do_end_turn,
+    Pass: Game._do_pass,
+    Skip: Game._do_skip,
+}
+assert set(REDESIGNS) <= set(_HANDLERS)
+
+
+def new_game(players: int, seed: int, options: Options | None = None) -> Game:
+    """Set up a game (RULES.md section 2). Seats are in turn order; `Game.seating` maps them to
+    players in join order."""
+    if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"Alhambra is played by {MIN_PLAYERS} to {MAX_PLAYERS} players")
+    if not isinstance(seed, int):
+        raise TypeError("the seed must be an int")
+    options = options or Options()
+    rng = random.Random(seed)
+    seating = list(range(players))
+    rng.shuffle(seating)
+    money = money_cards(players)
+    rng.shuffle(money)  # drawn from the end
+    supply = list(range(1, 55))
+    rng.shuffle(supply)  # drawn from the end
+
+    game = Game(players, seed, options, seating)
+    s = _State.__new__(_State)
+    s.hands = []
+    for _ in range(players):
+        hand: list[int] = []
+        while sum(CARD_VALUE[c] for c in hand) < STARTING_MONEY:
+            hand.append(money.pop())
+        s.hands.append(hand)
+    s.pool = [money.pop() for _ in range(POOL_SIZE)]
+    s.market = [supply.pop() for _ in range(MARKET_SLOTS)]
+
+    # Five piles as equal as possible, the first drawn first; scoring cards in piles 2 and 4.
+    draw_order = money[::-1]
+    base, extra = divmod(len(draw_order), 5)
+    piles = []
+    at = 0
+    for k in range(5):
+        size = base + (1 if k < extra else 0)
+        piles.append(draw_order[at : at + size])
+        at += size
+    piles[1].insert(rng.randint(0, len(piles[1])), SCORING_CARD_1)
+    piles[3].insert(rng.randint(0, len(piles[3])), SCORING_CARD_2)
+    s.deck = [c for pile in piles for c in pile][::-1]
+
+    s.dirk = [supply.pop() for _ in range(DIRK_SETUP)] if players == 2 else None
+    s.supply = supply
+    s.alhambras = [Alhambra(options.holes) for _ in range(players)]
+    s.reserves = [[] for _ in range(players)]
+    s.scores = [0] * players
+    s.discard = []
+    s.pending = []
+    s.final = False
+    s.final_queue = []
+    s.scoring_aside = []
+    s.rounds = []
+    s.reshuffles = 0
+    s.ranks = None
+    s.turn_no = 0
+    s.unclaimed = []
+    s.current = 0
+    s.phase = "action"
+    s.actions_done = 0
+    game._s = s
+
+    start = min(
+        range(players),
+        key=lambda p: (len(s.hands[p]), sum(CARD_VALUE[c] for c in s.hands[p]), p),
+    )
+    started = GameStarted(
+        players,
+        tuple(seating),
+        start,
+        tuple(tuple(h) for h in s.hands),
+        tuple(s.pool),
+        tuple(s.market),
+        tuple(s.dirk or ()),
+    )
+    game._setup_events = [started, *game._begin_turn(start)]
+    return game
+
+
+def replay(
+    players: int, seed: int, options: Options | None, actions: Iterable[Action | dict[str, Any]]
+) -> Game:
+    """Rebuild a game from its seed and action log; raises IllegalAction if the log is not legal."""
+    game = new_game(players, seed, options)
+    for action in actions:
+        game.apply(action)
+    return game

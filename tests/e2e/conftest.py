@@ -1,0 +1,78 @@
+"""Fixtures for end-to-end tests: a started fake Discord with discord.py pointed at it.
+
+tests/ has no packages, so this directory is put on sys.path to make ``import fake_discord``
+work from any test module under tests/e2e/.
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+import yarl
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from fake_discord import FakeDiscord, running_bot
+
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
+
+
+@pytest.fixture
+def blocked_hosts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Refuse name lookups of anything but the loopback: nothing may try to reach discord.com.
+
+    Returns the list of hosts that something tried to resolve, for tests to assert on.
+    """
+    tried: list[str] = []
+    real_getaddrinfo = socket.getaddrinfo
+
+    def guarded(host: Any, *args: Any, **kwargs: Any):
+        name = host.decode() if isinstance(host, bytes) else str(host)
+        if name not in LOCAL_HOSTS:
+            tried.append(name)
+            raise OSError(f"e2e tests must not reach the network (tried to resolve {name})")
+        return real_getaddrinfo(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", guarded)
+    return tried
+
+
+@pytest.fixture
+async def sim(
+    monkeypatch: pytest.MonkeyPatch, blocked_hosts: list[str]
+) -> AsyncIterator[FakeDiscord]:
+    """A running fake Discord; discord.py's REST base and gateway URL point at it."""
+    fake = FakeDiscord()
+    await fake.start()
+    monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
+    monkeypatch.setattr(
+        discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url)
+    )
+    try:
+        yield fake
+    finally:
+        await fake.stop()
+    assert not fake.unhandled, f"the bot used routes the fake does not know: {fake.unhandled}"
+    assert not blocked_hosts, f"something tried to reach the network: {blocked_hosts}"
+
+
+@pytest.fixture
+def run_bot(
+    sim: FakeDiscord,
+) -> Callable[..., AbstractAsyncContextManager[discord.Client]]:
+    """``async with run_bot(make_client) as bot:`` starts a fresh client against ``sim``.
+
+    Leave the block to stop it; enter again with a new client to simulate a restart.
+    """
+
+    def start(factory: Callable[[], discord.Client], **kwargs: Any):
+        return running_bot(sim, factory, **kwargs)
+
+    return start

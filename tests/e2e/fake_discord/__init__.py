@@ -1,0 +1,50 @@
+"""A local fake Discord (REST + gateway on 127.0.0.1) that the real discord.py client talks to.
+
+Tests act as users through :class:`FakeDiscord` and read back what the bot did; see sim.py for
+the test API and bot_runner.py for starting a client against it.
+"""
+
+from .bot_runner import pointed_at, running_bot
+from .errors import InteractionNotAnswered, SimulationError
+from .faults import ALIASES as FAULT_ROUTES
+from .faults import Fault
+from .ids import snowflake, snowflake_time
+from .interactions import InteractionResult
+from .models import (
+    ADMINISTRATOR,
+    ALL_PERMISSIONS,
+    EVERYONE_PERMISSIONS,
+    MANAGE_GUILD,
+    Attachment,
+    Channel,
+    Guild,
+    Member,
+    Message,
+    User,
+)
+from .rest import RecordedRequest
+from .sim import FakeDiscord
+
+__all__ = [
+    "ADMINISTRATOR",
+    "ALL_PERMISSIONS",
+    "EVERYONE_PERMISSIONS",
+    "FAULT_ROUTES",
+    "MANAGE_GUILD",
+    "Attachment",
+    "Channel",
+    "FakeDiscord",
+    "Fault",
+    "Guild",
+    "InteractionNotAnswered",
+    "InteractionResult",
+    "Member",
+    "Message",
+    "RecordedRequest",
+    "SimulationError",
+    "User",
+    "pointed_at",
+    "running_bot",
+    "snowflake",
+    "snowflake_time",
+]

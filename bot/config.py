@@ -1,0 +1,82 @@
+"""Configuration from the environment (and an optional `.env` file), with laptop-friendly defaults.
+
+Only `DISCORD_TOKEN` is required, and only to connect to Discord; everything else has a default
+so `python -m bot play` and the tests run with no configuration at all.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_DB = "alhambra.sqlite3"
+
+
+class ConfigError(Exception):
+    """A setting is missing or malformed; the message is one line for the operator."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    token: str | None
+    db_path: str
+    dev_guild: int | None
+    log_level: str
+
+    def require_token(self) -> str:
+        if not self.token:
+            raise ConfigError(
+                "DISCORD_TOKEN is not set: put your bot's token in the environment or in a .env "
+                "file (see the README, 'Creating the Discord application')."
+            )
+        return self.token
+
+
+def read_dotenv(path: Path) -> dict[str, str]:
+    """KEY=VALUE lines; blank lines and # comments skipped; optional quotes stripped."""
+    values: dict[str, str] = {}
+    if not path.is_file():
+        return values
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        key = key.strip().removeprefix("export ").strip()
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[key] = value
+    return values
+
+
+def load_settings(
+    environ: Mapping[str, str] | None = None, dotenv: Path | None = Path(".env")
+) -> Settings:
+    """The environment wins over `.env`, which wins over the defaults."""
+    env: dict[str, str] = {}
+    if dotenv is not None:
+        env.update(read_dotenv(dotenv))
+    env.update(os.environ if environ is None else environ)
+
+    guild_raw = env.get("ALHAMBRA_DEV_GUILD", "").strip()
+    dev_guild: int | None = None
+    if guild_raw:
+        if not guild_raw.isdigit():
+            raise ConfigError(f"ALHAMBRA_DEV_GUILD must be a server id, not {guild_raw!r}.")
+        dev_guild = int(guild_raw)
+
+    level = env.get("ALHAMBRA_LOG_LEVEL", env.get("LOG_LEVEL", "INFO")).strip().upper() or "INFO"
+    if not isinstance(logging.getLevelName(level), int):
+        raise ConfigError(
+            f"ALHAMBRA_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}."
+        )
+    return Settings(
+        token=env.get("DISCORD_TOKEN", "").strip() or None,
+        db_path=env.get("ALHAMBRA_DB", "").strip() or DEFAULT_DB,
+        dev_guild=dev_guild,
+        log_level=level,
+    )

@@ -1,0 +1,48 @@
+"""Pictures of a game, drawn with Pillow from engine views: pure functions returning PNG bytes.
+
+    from render import render_alhambra, render_table, render_hand, render_scores
+    png = render_table(game.view(None), names)
+
+Player names are passed in (the engine knows only seats). Each `render_*` has an `*_image`
+twin returning the Pillow image, and `alhambra_layout` tells where each labelled cell is drawn.
+Cell codes (`cell_code`, `parse_cell_code`) are what commands and select menus accept.
+"""
+
+from . import fonts, sprites, text
+from .alhambra import AlhambraLayout, alhambra_image, alhambra_layout, marked_cells, render_alhambra
+from .cells import cell_code, parse_cell_code
+from .hand import hand_image, render_hand
+from .scores import render_scores, scores_image
+from .table import render_table, table_image
+
+
+def reset_caches() -> None:
+    """Drop cached fonts, text measurements and sprites (after a font configuration change)."""
+    fonts.reset()
+    for cached in (text.clean, text.runs, text.width, text.fit, text.metrics):
+        cached.cache_clear()
+    for cached in (
+        sprites.tile_sprite,
+        sprites.fountain_sprite,
+        sprites.card_sprite,
+        sprites.value_card,
+    ):
+        cached.cache_clear()
+
+
+__all__ = [
+    "AlhambraLayout",
+    "alhambra_image",
+    "alhambra_layout",
+    "cell_code",
+    "hand_image",
+    "marked_cells",
+    "parse_cell_code",
+    "render_alhambra",
+    "render_hand",
+    "render_scores",
+    "render_table",
+    "reset_caches",
+    "scores_image",
+    "table_image",
+]

@@ -1,0 +1,43 @@
+# alhambra-bot: the Discord bot in one small image.
+#
+#   docker build -t alhambra-bot .
+#   docker run -e DISCORD_TOKEN=... -v alhambra-data:/data alhambra-bot
+#
+# The game database lives on the /data volume, so games survive upgrades of the image.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    ALHAMBRA_DB=/data/alhambra.sqlite3
+
+# Fonts for the pictures (render/fonts.py looks for exactly these):
+# - fonts-noto-cjk: Japanese, Chinese and Korean player names;
+# - fonts-dejavu-core: Latin, accented, Greek, Cyrillic, Arabic and Hebrew;
+# - libfribidi0: Pillow's Raqm layout loads it at run time to order right-to-left names.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends fonts-noto-cjk fonts-dejavu-core libfribidi0 \
+    && rm -rf /var/lib/apt/lists/*
+
+RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin alhambra \
+    && mkdir -p /data \
+    && chown alhambra:alhambra /data
+
+WORKDIR /app
+# The bot runs from /app (`python -m bot` puts it first on sys.path), where migrations/ sits next
+# to bot/ as bot/migrate.py expects; `pip install .` brings the dependencies.
+COPY pyproject.toml README.md ./
+COPY engine ./engine
+COPY render ./render
+COPY bot ./bot
+COPY migrations ./migrations
+RUN pip install .
+
+USER alhambra
+VOLUME ["/data"]
+
+HEALTHCHECK --interval=60s --timeout=10s --start-period=20s --retries=3 \
+    CMD ["python", "-c", "import engine, render, bot"]
+
+CMD ["python", "-m", "bot"]

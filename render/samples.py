@@ -1,0 +1,227 @@
+"""Seeded game positions to draw: the gallery, the tests and the benchmark use the same ones.
+
+Positions come from real games played by the engine with a simple greedy policy (build when you
+can, buy when you can, otherwise take the most money), so they look like games people play:
+random play leaves Alhambras small and reserves full.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine import (
+    TILES,
+    Alhambra,
+    Buy,
+    Game,
+    Place,
+    PlaceFromReserve,
+    PlayerView,
+    SeatView,
+    TakeMoney,
+    Undo,
+    new_game,
+)
+from engine.catalogue import CARD_VALUE
+
+NAMES = (
+    "Ana",
+    "João Conceição",
+    "さくら",
+    "Maximilian von Hohenzollern-Sigmaringen the Magnificent",
+    "🐉 Dragon 🔥",
+    "نور",
+)
+
+
+def _choose(game: Game, rng: random.Random):
+    legal = [a for a in game.legal_actions() if not isinstance(a, Undo)]
+    for kind in (Place, PlaceFromReserve):
+        options = [a for a in legal if isinstance(a, kind)]
+        if options and (kind is Place or rng.random() < 0.5):
+            return rng.choice(options)
+    buys = [a for a in legal if isinstance(a, Buy)]
+    if buys:
+        return rng.choice(buys)
+    takes = [a for a in legal if isinstance(a, TakeMoney)]
+    if takes:
+        best = max(sum(CARD_VALUE[c] for c in a.cards) for a in takes)
+        return rng.choice([a for a in takes if sum(CARD_VALUE[c] for c in a.cards) == best])
+    return rng.choice(legal)
+
+
+def play(players: int, seed: int, stop: Callable[[Game], bool] | None = None) -> Game:
+    """A game played greedily from `seed` until `stop(game)` holds or the game is over."""
+    game = new_game(players, seed)
+    rng = random.Random(seed)
+    while not game.is_over and not (stop and stop(game)):
+        game.apply(_choose(game, rng))
+    return game
+
+
+def middle(players: int, seed: int) -> Game:
+    """Just after the first scoring round, in the action phase."""
+    return play(players, seed, lambda g: len(g.scoring_rounds) >= 1 and g.phase == "action")
+
+
+def late(players: int, seed: int) -> Game:
+    return play(players, seed, lambda g: len(g.scoring_rounds) >= 2 and g.phase == "action")
+
+
+def placing(players: int, seed: int, after_rounds: int = 1) -> Game:
+    """A game waiting for its current seat to place a bought building."""
+    return play(
+        players,
+        seed,
+        lambda g: (
+            len(g.scoring_rounds) >= after_rounds
+            and g.phase == "place"
+            and any(isinstance(a, Place) for a in g.legal_actions())
+        ),
+    )
+
+
+def grown_alhambra(
+    buildings: int, seed: int = 0, spread: bool = True
+) -> dict[tuple[int, int], int]:
+    """A legal Alhambra of `buildings` tiles grown by the engine's own placement rules. With
+    `spread` each building goes to the legal cell farthest out in a direction that turns with
+    every building, which makes about the widest Alhambras the rules allow."""
+    rng = random.Random(seed)
+    grid = Alhambra()
+    tiles = list(range(1, 55))
+    rng.shuffle(tiles)
+    directions = ((1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1))
+    for _ in range(4):  # tiles that fit nowhere yet may fit later
+        for tile in list(tiles):
+            dx, dy = directions[len(grid) % len(directions)]
+            if len(grid) >= buildings:
+                break
+            cells = grid.legal_positions(tile)
+            if not cells:
+                continue
+            if spread:
+                cell = max(cells, key=lambda c: (dx * c[0] + dy * c[1], rng.random()))
+            else:
+                cell = rng.choice(cells)
+            grid.place(tile, cell)
+            tiles.remove(tile)
+    assert not grid.problems(), grid.problems()
+    return grid.tiles
+
+
+def with_alhambra(
+    view: SeatView, seat: int, tiles: dict[tuple[int, int], int], reserve: tuple[int, ...] = ()
+) -> SeatView:
+    """The same view with `seat`'s Alhambra replaced, its counts and wall recomputed."""
+    grid = Alhambra.from_tiles(tiles, view.holes)
+    used = set(tiles.values()) | set(reserve)
+    assert len(used) == len(tiles) + len(reserve), "a tile may appear only once"
+    player = PlayerView(
+        seat=seat,
+        alhambra=tuple(sorted((x, y, t) for (x, y), t in tiles.items())),
+        reserve=reserve,
+        hand_size=view.table[seat].hand_size,
+        score=view.table[seat].score,
+        counts=grid.counts(),
+        wall=grid.longest_wall(),
+    )
+    table = tuple(player if p.seat == seat else p for p in view.table)
+    return dataclasses.replace(view, table=table)
+
+
+def unused_tiles(tiles: dict[tuple[int, int], int], n: int) -> tuple[int, ...]:
+    used = set(tiles.values())
+    return tuple(t for t in range(1, len(TILES)) if t not in used)[:n]
+
+
+def names(players: int) -> list[str]:
+    return list(NAMES[:players])
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One picture of the gallery: a file name and how to draw it."""
+
+    name: str
+    draw: Callable[[], bytes]
+
+
+def gallery() -> list[Sample]:
+    from .alhambra import render_alhambra
+    from .hand import render_hand
+    from .scores import render_scores
+    from .table import render_table
+
+    samples: list[Sample] = []
+
+    def add(name: str, draw: Callable[[], bytes]) -> None:
+        samples.append(Sample(name, draw))
+
+    for players, seed in ((2, 3), (4, 11), (6, 5)):
+        nm = names(players)
+        add(
+            f"table_{players}p_start",
+            lambda p=players, s=seed, n=nm: render_table(new_game(p, s).view(None), n),
+        )
+        add(
+            f"table_{players}p_middle",
+            lambda p=players, s=seed, n=nm: render_table(middle(p, s).view(None), n),
+        )
+        add(
+            f"table_{players}p_end",
+            lambda p=players, s=seed, n=nm: render_table(play(p, s).view(None), n),
+        )
+        add(
+            f"scores_{players}p_middle",
+            lambda p=players, s=seed, n=nm: render_scores(late(p, s).view(None), n),
+        )
+        add(
+            f"scores_{players}p_end",
+            lambda p=players, s=seed, n=nm: render_scores(play(p, s).view(None), n),
+        )
+
+    def hand(players: int, seed: int, at: Callable[[int, int], Game]) -> bytes:
+        game = at(players, seed)
+        seat = game.current_seat if game.current_seat is not None else 0
+        return render_hand(game.view(seat), name=names(players)[seat])
+
+    add("hand_4p_start", lambda: hand(4, 11, lambda p, s: new_game(p, s)))
+    add("hand_4p_middle", lambda: hand(4, 11, middle))
+    add("hand_6p_late", lambda: hand(6, 5, late))
+
+    def alhambra(players: int, seed: int, at: Callable[[int, int], Game], seat=None) -> bytes:
+        game = at(players, seed)
+        view = game.view(None)
+        seat = seat if seat is not None else (game.current_seat or 0)
+        return render_alhambra(view, seat, name=names(players)[seat])
+
+    add("alhambra_start", lambda: alhambra(4, 11, lambda p, s: new_game(p, s)))
+    add("alhambra_middle", lambda: alhambra(4, 11, middle))
+    add("alhambra_end_6p", lambda: alhambra(6, 5, play, seat=2))
+
+    def placement(players: int, seed: int, rounds: int) -> bytes:
+        game = placing(players, seed, rounds)
+        seat = game.current_seat
+        assert seat is not None and game.pending
+        return render_alhambra(
+            game.view(seat), seat, name=names(players)[seat], placing=game.pending[0]
+        )
+
+    add("alhambra_placing_early", lambda: placement(2, 3, 0))
+    add("alhambra_placing_late", lambda: placement(4, 11, 2))
+
+    def big(n: int, **kw) -> bytes:
+        view = new_game(3, 1).view(None)
+        tiles = grown_alhambra(n, seed=n)
+        view = with_alhambra(view, 1, tiles, unused_tiles(tiles, 5))
+        spare = next(t for t in range(1, 55) if t not in tiles.values())
+        return render_alhambra(view, 1, name=names(4)[3], placing=spare, **kw)
+
+    add("alhambra_huge_45", lambda: big(45))
+    add("alhambra_huge_swap", lambda: big(30, mode="swap"))
+    add("alhambra_huge_remove", lambda: big(30, mode="remove"))
+    return samples

@@ -1,0 +1,218 @@
+"""The score sheet: every scoring round's points per player, type and wall; the ranking; a chart.
+
+Players check a score sheet to see *why* someone is ahead, so each round shows where its points
+came from (which majorities, how much wall), not just totals. The chart shows the race: each
+player's score after each round, with a distinct marker shape as well as a colour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PIL import Image, ImageDraw
+
+from engine import Building, ScoringHeld, SeatView
+
+from . import text
+from .canvas import building_chip, new_canvas, pill, to_png
+from .palette import GRID, INK, MUTED, PANEL, PAPER_DARK, RGB, WALL_HIGHLIGHT
+
+MARGIN = 16
+WIDTH = 860
+ROW_H = 28
+NAME_W = 230
+TYPE_W = 56
+NUM_W = 74
+CHART_H = 250
+
+#: Line colour and marker per seat: distinct in colour and in shape.
+SERIES: tuple[tuple[RGB, str], ...] = (
+    ((208, 64, 52), "circle"),
+    ((52, 102, 196), "square"),
+    ((52, 150, 72), "triangle"),
+    ((140, 72, 176), "diamond"),
+    ((224, 140, 24), "down"),
+    ((40, 40, 40), "cross"),
+)
+ROUND_NAMES = {1: "First scoring", 2: "Second scoring", 3: "Final scoring"}
+
+
+def scores_image(view: SeatView, names: Sequence[str]) -> Image.Image:
+    """The picture as a Pillow image (see `render_scores`)."""
+    players = len(view.table)
+    rounds = list(view.scoring_rounds)
+    table_h = sum(ROW_H * (players + 1) + 44 for _ in rounds) or 40
+    side_h = max(CHART_H, 44 + players * 30)
+    height = MARGIN + 44 + side_h + 20 + table_h + MARGIN
+    img, d = new_canvas(WIDTH, height)
+    title = "Final scores" if view.is_over else "Score sheet"
+    text.draw(d, (MARGIN, MARGIN), title, 26, INK, bold=True)
+    held = len(rounds)
+    text.draw(
+        d, (WIDTH - MARGIN, MARGIN + 14), f"{held} of 3 scoring rounds held", 15, MUTED, anchor="rm"
+    )
+    top = MARGIN + 44
+    chart_w = 500
+    _chart(d, view, rounds, (MARGIN, top, MARGIN + chart_w, top + CHART_H))
+    _standings(d, view, names, (MARGIN + chart_w + 16, top, WIDTH - MARGIN, top + side_h))
+    y = top + side_h + 20
+    if not rounds:
+        text.draw(
+            d,
+            (MARGIN, y + 10),
+            "No scoring round yet: the first scoring card is still in the deck.",
+            16,
+            MUTED,
+        )
+    for held_round in rounds:
+        y = _round_table(d, held_round, names, y)
+    return img
+
+
+def render_scores(view: SeatView, names: Sequence[str]) -> bytes:
+    """PNG of the score sheet so far (the final ranking once the game is over)."""
+    return to_png(scores_image(view, names))
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    name = names[seat] if seat < len(names) else ""
+    return name if text.clean(name, 16) else f"Player {seat + 1}"
+
+
+def _standings(
+    d: ImageDraw.ImageDraw, view: SeatView, names: Sequence[str], box: tuple[int, int, int, int]
+) -> None:
+    left, top, right, _bottom = box
+    d.rounded_rectangle(box, 10, fill=PANEL, outline=GRID, width=2)
+    text.draw(
+        d, (left + 12, top + 10), "Ranking" if view.is_over else "Standings", 18, INK, bold=True
+    )
+    scores = view.scores
+    order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
+    for i, seat in enumerate(order):
+        y = top + 44 + i * 30
+        rank = view.ranks[seat] if view.ranks else 1 + sum(v > scores[seat] for v in scores)
+        color, shape = SERIES[seat % len(SERIES)]
+        fill = WALL_HIGHLIGHT if view.is_over and rank == 1 else PAPER_DARK
+        pill(d, (left + 12, y), f"{rank}", 13, fill, anchor="l")
+        _marker(d, shape, left + 52, y + 10, 6, color)
+        text.draw(d, (right - 12, y + 10), str(scores[seat]), 17, INK, bold=True, anchor="rm")
+        text.draw(
+            d,
+            (left + 66, y + 10),
+            _name(names, seat),
+            16,
+            INK,
+            anchor="lm",
+            max_width=right - left - 66 - 56,
+        )
+
+
+def _chart(
+    d: ImageDraw.ImageDraw,
+    view: SeatView,
+    rounds: list[ScoringHeld],
+    box: tuple[int, int, int, int],
+) -> None:
+    left, top, right, bottom = box
+    d.rounded_rectangle(box, 10, fill=PANEL, outline=GRID, width=2)
+    text.draw(d, (left + 12, top + 10), "Scores over the game", 16, INK, bold=True)
+    pl, pr, pt, pb = left + 46, right - 20, top + 42, bottom - 30
+    players = len(view.table)
+    series = [[0] for _ in range(players)]
+    for r in rounds:
+        for row in r.rows:
+            if 0 <= row.seat < players:
+                series[row.seat].append(row.score)
+    peak = max([10] + [max(s) for s in series])
+    step = next(s for s in (5, 10, 20, 25, 50, 100, 200) if peak / s <= 5)
+    top_value = -(-peak // step) * step
+    for v in range(0, top_value + 1, step):
+        y = pb - (pb - pt) * v / top_value
+        d.line((pl, y, pr, y), fill=GRID, width=1)
+        text.draw(d, (pl - 6, y), str(v), 12, MUTED, anchor="rm")
+    labels = ["start", "1st", "2nd", "final"]
+    for i, label in enumerate(labels):
+        x = pl + (pr - pl) * i / 3
+        text.draw(d, (x, pb + 8), label, 12, MUTED, anchor="mt")
+    for seat, values in enumerate(series):
+        color, shape = SERIES[seat % len(SERIES)]
+        points = [
+            (pl + (pr - pl) * i / 3, pb - (pb - pt) * v / top_value) for i, v in enumerate(values)
+        ]
+        if len(points) > 1:
+            d.line(points, fill=color, width=3, joint="curve")
+        for x, y in points[1:]:
+            _marker(d, shape, x, y, 5, color)
+
+
+def _marker(d: ImageDraw.ImageDraw, shape: str, x: float, y: float, r: float, color: RGB) -> None:
+    if shape == "circle":
+        d.ellipse((x - r, y - r, x + r, y + r), fill=color)
+    elif shape == "square":
+        d.rectangle((x - r, y - r, x + r, y + r), fill=color)
+    elif shape == "triangle":
+        d.polygon([(x, y - r - 1), (x + r + 1, y + r), (x - r - 1, y + r)], fill=color)
+    elif shape == "down":
+        d.polygon([(x, y + r + 1), (x + r + 1, y - r), (x - r - 1, y - r)], fill=color)
+    elif shape == "diamond":
+        d.polygon([(x, y - r - 1), (x + r + 1, y), (x, y + r + 1), (x - r - 1, y)], fill=color)
+    else:
+        d.line((x - r, y - r, x + r, y + r), fill=color, width=3)
+        d.line((x - r, y + r, x + r, y - r), fill=color, width=3)
+
+
+def _round_table(d: ImageDraw.ImageDraw, held: ScoringHeld, names: Sequence[str], y: int) -> int:
+    """One round's table; returns the y below it."""
+    text.draw(
+        d, (MARGIN, y), ROUND_NAMES.get(held.round_no, f"Round {held.round_no}"), 18, INK, bold=True
+    )
+    y += 28
+    x0 = MARGIN + NAME_W
+    d.rectangle((MARGIN, y, WIDTH - MARGIN, y + ROW_H - 1), fill=PAPER_DARK)
+    for i, building in enumerate(Building):
+        building_chip(d, x0 + i * TYPE_W + (TYPE_W - 20) / 2, y + 4, building, 20)
+    xs = x0 + 6 * TYPE_W
+    headers = ("wall", "round", "total")
+    for i, label in enumerate(headers):
+        text.draw(
+            d, (xs + i * NUM_W + NUM_W / 2, y + ROW_H / 2), label, 14, MUTED, bold=True, anchor="mm"
+        )
+    y += ROW_H
+    rows = [r for r in held.rows if r.seat >= 0]
+    for k, row in enumerate(rows):
+        if k % 2:
+            d.rectangle((MARGIN, y, WIDTH - MARGIN, y + ROW_H - 1), fill=PANEL)
+        color, shape = SERIES[row.seat % len(SERIES)]
+        _marker(d, shape, MARGIN + 10, y + ROW_H / 2, 5, color)
+        text.draw(
+            d,
+            (MARGIN + 22, y + ROW_H / 2),
+            _name(names, row.seat),
+            16,
+            INK,
+            anchor="lm",
+            max_width=NAME_W - 30,
+        )
+        for i, pts in enumerate(row.buildings):
+            text.draw(
+                d,
+                (x0 + i * TYPE_W + TYPE_W / 2, y + ROW_H / 2),
+                str(pts) if pts else "·",
+                16,
+                INK if pts else MUTED,
+                anchor="mm",
+            )
+        cells = (str(row.wall), f"+{row.total}", str(row.score))
+        for i, value in enumerate(cells):
+            text.draw(
+                d,
+                (xs + i * NUM_W + NUM_W / 2, y + ROW_H / 2),
+                value,
+                16,
+                INK,
+                bold=i == 2,
+                anchor="mm",
+            )
+        y += ROW_H
+    return y + 16

@@ -1,0 +1,158 @@
+"""Building tiles, the fountain and money cards, each drawn once per size and then pasted.
+
+A sprite is an RGBA image of one square cell (or one card). Pictures paste sprites with their
+alpha as mask, so the same tile at the same size is never drawn twice in a process.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engine import CARDS, TILES, Building, Currency, Side
+
+from . import text
+from .palette import (
+    BUILDING_FILL,
+    BUILDING_LETTER,
+    BUILDING_TEXT,
+    CURRENCY_FILL,
+    CURRENCY_TEXT,
+    INK,
+    PAPER_DARK,
+    WALL,
+    WATER,
+    darker,
+    lighter,
+)
+
+#: Tiles at least this big show their cost; at least LETTER_MIN their letter.
+COST_MIN = 40
+LETTER_MIN = 18
+
+
+def wall_thickness(size: int) -> int:
+    """Wall bars: thick enough to read at a glance, thin enough to leave room for the letter."""
+    return max(2, round(size / 9))
+
+
+def inset(size: int) -> int:
+    """The gap between neighbouring tiles, so the grid stays visible."""
+    return 1 if size < 24 else 2
+
+
+def wall_box(size: int, side: Side, x: int = 0, y: int = 0) -> tuple[int, int, int, int]:
+    """The rectangle of a wall bar on `side` of a cell whose top-left corner is (x, y)."""
+    t = wall_thickness(size)
+    last = size - 1
+    if side is Side.N:
+        return x, y, x + last, y + t - 1
+    if side is Side.S:
+        return x, y + size - t, x + last, y + last
+    if side is Side.W:
+        return x, y, x + t - 1, y + last
+    return x + size - t, y, x + last, y + last
+
+
+@lru_cache(maxsize=1024)
+def tile_sprite(tile: int, size: int) -> Image.Image:
+    """One building (or the fountain, tile 0) filling a size x size cell, walls included."""
+    if tile == 0:
+        return fountain_sprite(size)
+    info = TILES[tile]
+    assert info.building is not None
+    fill = BUILDING_FILL[info.building]
+    img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    g = inset(size)
+    radius = max(2, size // 8)
+    d.rounded_rectangle(
+        (g, g, size - 1 - g, size - 1 - g), radius, fill=fill, outline=darker(fill, 0.6)
+    )
+    if size >= 28:  # a lighter inner frame gives the tile some body
+        k = g + max(3, size // 12)
+        d.rounded_rectangle(
+            (k, k, size - 1 - k, size - 1 - k),
+            max(2, radius - 2),
+            outline=lighter(fill, 0.35) if info.building is not Building.CHAMBERS else (210,) * 3,
+            width=1,
+        )
+    ink = BUILDING_TEXT[info.building]
+    if size >= LETTER_MIN:
+        letter_size = round(size * (0.40 if size >= COST_MIN else 0.55))
+        cy = size * (0.42 if size >= COST_MIN else 0.5)
+        text.draw(
+            d,
+            (size / 2, cy),
+            BUILDING_LETTER[info.building],
+            letter_size,
+            ink,
+            bold=True,
+            anchor="mm",
+        )
+    if size >= COST_MIN:
+        cost_size = max(10, round(size * 0.22))
+        r = cost_size * 0.75
+        cx, cy = size / 2, size * 0.76
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(255, 250, 235), outline=darker(fill, 0.6))
+        text.draw(d, (cx, cy), str(info.cost), cost_size, INK, bold=True, anchor="mm")
+    for side in info.walls:
+        d.rectangle(wall_box(size, side), fill=WALL)
+    return img
+
+
+@lru_cache(maxsize=64)
+def fountain_sprite(size: int) -> Image.Image:
+    img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    g = inset(size)
+    d.rounded_rectangle((g, g, size - 1 - g, size - 1 - g), max(2, size // 8), fill=PAPER_DARK)
+    c = size / 2
+    for r, color in ((0.40, (200, 190, 170)), (0.32, WATER), (0.12, (230, 245, 255))):
+        rr = size * r
+        d.ellipse((c - rr, c - rr, c + rr, c + rr), fill=color)
+    if size >= 28:
+        rr = size * 0.40
+        d.ellipse((c - rr, c - rr, c + rr, c + rr), outline=darker(WATER, 0.7), width=1)
+    return img
+
+
+@lru_cache(maxsize=512)
+def card_sprite(card: int, width: int, height: int) -> Image.Image:
+    """A money card: its currency's colour, its value large, the currency's initial small."""
+    info = CARDS[card]
+    return value_card(info.currency, info.value, width, height)
+
+
+@lru_cache(maxsize=512)
+def value_card(currency: Currency, value: int, width: int, height: int) -> Image.Image:
+    fill = CURRENCY_FILL[currency]
+    ink = CURRENCY_TEXT[currency]
+    img = Image.new("RGBA", (width, height), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    radius = max(3, min(width, height) // 7)
+    d.rounded_rectangle(
+        (0, 0, width - 1, height - 1), radius, fill=fill, outline=darker(fill, 0.55), width=2
+    )
+    d.rounded_rectangle(
+        (3, 3, width - 4, height - 4), max(2, radius - 2), outline=lighter(fill, 0.4), width=1
+    )
+    text.draw(
+        d, (width / 2, height * 0.45), str(value), round(height * 0.5), ink, bold=True, anchor="mm"
+    )
+    if height >= 40:
+        text.draw(
+            d,
+            (width / 2, height - 4),
+            currency.label[:3].upper(),
+            max(8, round(height * 0.16)),
+            ink,
+            bold=True,
+            anchor="mb",
+        )
+    return img
+
+
+def paste(canvas: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
+    canvas.paste(sprite, (int(xy[0]), int(xy[1])), sprite)

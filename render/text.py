@@ -1,0 +1,138 @@
+"""Drawing text that players wrote: any script, any length, never a crash.
+
+A name is cleaned first (normalised, control and bidi-override characters removed, characters no
+font can draw dropped), then split into runs that share a font, measured, shortened with an
+ellipsis to the room it has, and drawn run by run on a common baseline. A run in one font is
+drawn by Pillow's Raqm layout when available, which orders right-to-left text and joins Arabic
+letters.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+
+from PIL import ImageDraw
+
+from .fonts import Font, font_chain, font_for, primary
+
+Color = tuple[int, int, int] | tuple[int, int, int, int]
+Run = tuple[str, Font]
+
+ELLIPSIS = "…"
+_DROP_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+
+
+@lru_cache(maxsize=4096)
+def clean(text: str, size: int = 16, bold: bool = False) -> str:
+    """The text as it will be drawn: NFC, one line, without invisible or undrawable characters."""
+    text = unicodedata.normalize("NFC", text)
+    out = []
+    for ch in text:
+        if ch in "\t\n\r\u2028\u2029":
+            ch = " "
+        if unicodedata.category(ch) in _DROP_CATEGORIES:
+            continue
+        if unicodedata.category(ch) == "Mn" and out:  # keep accents that NFC could not compose
+            out.append(ch)
+            continue
+        if not ch.isspace() and font_for(ch, size, bold) is None:
+            continue  # emoji and other characters no font has
+        out.append(ch)
+    return " ".join("".join(out).split())
+
+
+@lru_cache(maxsize=4096)
+def runs(text: str, size: int, bold: bool = False) -> tuple[Run, ...]:
+    """Consecutive characters that share a font. Spaces join the run they are in."""
+    first = primary(size, bold)
+    result: list[list] = []
+    for ch in text:
+        font = first if ch.isspace() else (font_for(ch, size, bold) or first)
+        if result and (result[-1][1] is font or ch.isspace()):
+            result[-1][0] += ch
+        else:
+            result.append([ch, font])
+    return tuple((s, f) for s, f in result)
+
+
+@lru_cache(maxsize=8192)
+def width(text: str, size: int, bold: bool = False) -> int:
+    return round(sum(f.getlength(s) for s, f in runs(text, size, bold)))
+
+
+@lru_cache(maxsize=4096)
+def fit(text: str, size: int, max_width: int, bold: bool = False) -> str:
+    """The cleaned text, cut and ended with an ellipsis if it is wider than `max_width`."""
+    text = clean(text, size, bold)
+    if width(text, size, bold) <= max_width:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:  # the longest prefix that fits with the ellipsis
+        mid = (lo + hi + 1) // 2
+        if width(text[:mid].rstrip() + ELLIPSIS, size, bold) <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + ELLIPSIS if lo else ELLIPSIS
+
+
+@lru_cache(maxsize=64)
+def metrics(size: int, bold: bool = False) -> tuple[int, int]:
+    """(ascent, descent) of the primary font: lines are placed by these whatever the script."""
+    font = font_chain(size, bold)[0]
+    if hasattr(font, "getmetrics"):
+        ascent, descent = font.getmetrics()
+        return ascent, descent
+    return size, 0
+
+
+def draw(
+    canvas: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: Color,
+    *,
+    bold: bool = False,
+    anchor: str = "lt",
+    max_width: int | None = None,
+    stroke: tuple[int, Color] | None = None,
+) -> int:
+    """Draw text and return its width. `anchor`: horizontal l/m/r, vertical t/m/s (baseline)/b,
+    as in Pillow, but measured with the primary font so mixed scripts share one baseline."""
+    text = fit(text, size, max_width, bold) if max_width is not None else clean(text, size, bold)
+    if not text:
+        return 0
+    total = width(text, size, bold)
+    x, y = xy
+    h, v = anchor[0], anchor[1]
+    if h == "m":
+        x -= total / 2
+    elif h == "r":
+        x -= total
+    ascent, descent = metrics(size, bold)
+    if v == "t":
+        y += ascent
+    elif v == "m":
+        y += (ascent - descent) / 2
+    elif v == "b":
+        y -= descent
+    stroke_width, stroke_fill = stroke if stroke else (0, None)
+    for s, font in runs(text, size, bold):
+        canvas.text(
+            (x, y),
+            s,
+            font=font,
+            fill=fill,
+            anchor="ls",
+            stroke_width=stroke_width,
+            stroke_fill=stroke_fill,
+        )
+        x += font.getlength(s)
+    return total
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """Counted nouns: plural(1, "card") is "1 card", plural(2, "card") is "2 cards"."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"

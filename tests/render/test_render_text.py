@@ -1,0 +1,77 @@
+"""Names in any script: cleaned, shortened, drawn with a font that has the glyphs."""
+
+from __future__ import annotations
+
+import pytest
+from PIL import Image, ImageDraw
+
+from engine import new_game
+from render import fonts, render_table, reset_caches, text
+from render.palette import PAPER
+
+
+def _ink(name: str, size: int = 24) -> int:
+    """How many pixels a name colours on a blank strip."""
+    img = Image.new("RGB", (400, 60), PAPER)
+    text.draw(ImageDraw.Draw(img), (10, 10), name, size, (0, 0, 0))
+    return sum(n for n, colour in img.getcolors(1 << 16) if colour != PAPER)
+
+
+def test_long_names_are_shortened_with_an_ellipsis():
+    fitted = text.fit("Maximilian von Hohenzollern-Sigmaringen", 20, 150)
+    assert fitted.endswith(text.ELLIPSIS)
+    assert text.width(fitted, 20) <= 150
+    assert text.fit("Ana", 20, 150) == "Ana"
+
+
+def test_cleaning_drops_controls_overrides_and_undrawable_characters():
+    assert text.clean("\u202eAna\u202c\n\tBob\x00") == "Ana Bob"
+    assert text.clean("Joa\u0303o") == "João"  # composed, so the accent draws
+    assert text.clean("🐉 Dragon 🔥") == "Dragon"
+    assert text.clean("🐉🔥") == ""
+
+
+def test_accented_and_arabic_names_draw_glyphs():
+    assert _ink("João Conceição") > 200
+    assert _ink("نور") > 50
+
+
+def test_japanese_draws_real_glyphs_when_a_cjk_font_exists():
+    if not fonts.has_cjk_font():
+        # Without a CJK font the characters are dropped rather than drawn as boxes.
+        assert text.clean("さくら") == ""
+        pytest.skip("no CJK font installed (install fonts-noto-cjk or noto-cjk-sans-jp-regular)")
+    assert text.clean("さくら") == "さくら"
+    assert _ink("さくら") > 200
+    # mixed scripts are split into runs of one font each
+    runs = text.runs(text.clean("Ana さくら"), 20)
+    assert len(runs) == 2 and runs[0][1] is not runs[1][1]
+
+
+def test_configured_fonts_come_first_and_a_missing_font_is_skipped(monkeypatch):
+    dejavu_bold = fonts.font_paths("bold")[:1]
+    if not dejavu_bold:
+        pytest.skip("no system font to configure")
+    monkeypatch.setenv(fonts.FONTS_ENV, f"/nonexistent/font.ttf:{dejavu_bold[0]}")
+    reset_caches()
+    try:
+        assert fonts.font_paths("regular")[0] == dejavu_bold[0]
+    finally:
+        monkeypatch.delenv(fonts.FONTS_ENV)
+        reset_caches()
+
+
+def test_without_any_font_file_pictures_still_draw(monkeypatch):
+    monkeypatch.setenv(fonts.FONTS_ENV, "/nonexistent/font.ttf")
+    monkeypatch.setenv(fonts.DEFAULTS_ENV, "0")
+    reset_caches()
+    try:
+        assert fonts.font_paths("regular") == ()
+        assert len(fonts.font_chain(20)) == 1  # Pillow's own font only
+        png = render_table(new_game(3, 1).view(None), ["Ana", "さくら", "🐉"])
+        assert png.startswith(b"\x89PNG")
+        assert _ink("Ana") > 50
+    finally:
+        monkeypatch.delenv(fonts.FONTS_ENV)
+        monkeypatch.delenv(fonts.DEFAULTS_ENV)
+        reset_caches()

@@ -1,17 +1,94 @@
-"""Command line entry point: `python -m bot` (and the `alhambra-bot` console script)."""
+"""Command line entry point: `python -m bot` (and the `alhambra-bot` console script).
+
+python -m bot                    run the bot (needs DISCORD_TOKEN)
+python -m bot verify-db [PATH]   replay every game and compare with its stored snapshot
+python -m bot backup PATH        write a consistent copy of the database to PATH
+"""
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
+from collections.abc import Sequence
+
+from .errors import DatabaseError
+from .store import default_db_path
+from .verify import backup_database, verify_database
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="alhambra-bot: asynchronous games of Alhambra in Discord channels.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    verify = commands.add_parser(
+        "verify-db",
+        help="replay every game and report any whose snapshot differs from its log",
+        description="Replay every game from its seed and action log and compare with the "
+        "stored snapshot. Exit status 1 if any game is inconsistent.",
+    )
+    verify.add_argument(
+        "path", nargs="?", help="the database file (default: $ALHAMBRA_DB or alhambra.sqlite3)"
+    )
+    verify.set_defaults(func=_verify_db)
+
+    backup = commands.add_parser(
+        "backup",
+        help="write a consistent copy of the database (safe while the bot runs)",
+        description="Copy the database with SQLite's online backup, safe while the bot runs.",
+    )
+    backup.add_argument("path", help="where to write the copy")
+    backup.add_argument(
+        "--db", help="the database to copy (default: $ALHAMBRA_DB or alhambra.sqlite3)"
+    )
+    backup.add_argument("--force", action="store_true", help="overwrite PATH if it exists")
+    backup.set_defaults(func=_backup)
+    return parser
+
+
+def _verify_db(args: argparse.Namespace) -> int:
+    path = args.path or default_db_path()
+    try:
+        report = verify_database(path)
+    except DatabaseError as exc:
+        print(f"verify-db: {exc}", file=sys.stderr)
+        return 2
+    for problem in report.problems:
+        print(f"PROBLEM {problem}")
+    print(
+        f"verify-db: {report.games} games, {report.replayed} replayed, {report.actions} actions, "
+        f"{len(report.problems)} problems in {path}"
+    )
+    return 0 if report.ok else 1
+
+
+def _backup(args: argparse.Namespace) -> int:
+    source = args.db or default_db_path()
+    try:
+        size = backup_database(source, args.path, force=args.force)
+    except DatabaseError as exc:
+        print(f"backup: {exc}", file=sys.stderr)
+        return 2
+    print(f"backup: copied {source} to {args.path} ({size} bytes)")
+    return 0
+
+
+def _run_bot() -> int:
     if not os.environ.get("DISCORD_TOKEN"):
         print("alhambra-bot: set DISCORD_TOKEN to your bot's token to run it.", file=sys.stderr)
         return 2
     print("alhambra-bot: the Discord client is not built yet (README, Status).", file=sys.stderr)
     return 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command is None:
+        return _run_bot()
+    return int(args.func(args))
 
 
 if __name__ == "__main__":

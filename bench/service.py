@@ -1,0 +1,174 @@
+"""Benchmark of the game service on a SQLite file: throughput, latency and storage.
+
+    python bench/service.py [--games 1000] [--actions 5000] [--finished 10]
+                            [--synchronous FULL NORMAL]
+
+1. Stores `--games` started games (2-4 players) in a fresh database file.
+2. Plays `--actions` random legal actions through `GameService.act`, each on a random game,
+   in one process: actions per second, and the p50/p99 latency of `act` alone.
+3. In another fresh file, plays `--finished` 4-player games to the end and reports the bytes
+   each finished game takes in the database (after a checkpoint and VACUUM).
+Step 2 runs once per SQLite sync mode: FULL (the store's default: every acknowledged move is on
+disk before `act` returns, so it survives a power cut) costs one fsync per move, which makes the
+figure a measure of the disk; NORMAL survives any crash of the process (the kill test) but may
+lose the last moves on a power cut.
+Targets (issue 3): >= 500 actions/s, p99 < 20 ms, < 100 KB per finished game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.service import GameService
+from bot.store import Store
+from engine import Game, Undo
+
+
+async def _start(service: GameService, channel: int, players: int) -> tuple[int, Game]:
+    host = channel * 10
+    game = await service.create_game(channel_id=channel, host_id=host, host_name="P0")
+    for i in range(1, players):
+        await service.join(game.id, host + i, f"P{i}")
+    result = await service.start(game.id, host)
+    return result.game.id, result.state
+
+
+async def _move(
+    service: GameService, game_id: int, state: Game, version: int, rng: random.Random
+) -> tuple[float, Game, int, bool]:
+    """One random legal act for whoever is to play; returns (seconds in act, state, version,
+    finished)."""
+    info_seat = state.current_seat
+    assert info_seat is not None
+    legal = [a for a in state.legal_actions() if not isinstance(a, Undo) or rng.random() < 0.05]
+    move = rng.choice(legal)
+    user = _users[game_id][info_seat]
+    t0 = time.perf_counter()
+    result = await service.act(game_id, user, move, version)
+    elapsed = time.perf_counter() - t0
+    return elapsed, result.state, result.version, result.finished
+
+
+_users: dict[int, dict[int, int]] = {}
+
+
+async def _remember_seats(service: GameService, game_id: int) -> None:
+    info = await service.game(game_id)
+    _users[game_id] = {s.seat: s.user_id for s in info.seats}  # type: ignore[misc]
+
+
+async def throughput(
+    folder: Path, games: int, actions: int, rng: random.Random, synchronous: str
+) -> None:
+    print(f"--- PRAGMA synchronous = {synchronous}")
+    path = folder / f"bench-{synchronous}.sqlite3"
+    store = await Store.open(path, synchronous=synchronous)  # type: ignore[arg-type]
+    service = GameService(store)
+    t0 = time.perf_counter()
+    live: dict[int, tuple[Game, int]] = {}
+    for channel in range(1, games + 1):
+        game_id, state = await _start(service, channel, rng.randint(2, 4))
+        await _remember_seats(service, game_id)
+        live[game_id] = (state, 0)
+    print(f"stored {games} started games in {time.perf_counter() - t0:.1f} s")
+
+    ids = list(live)
+    latencies: list[float] = []
+    finished = 0
+    t0 = time.perf_counter()
+    for _ in range(actions):
+        game_id = rng.choice(ids)
+        state, version = live[game_id]
+        elapsed, state, version, over = await _move(service, game_id, state, version, rng)
+        latencies.append(elapsed)
+        if over:
+            finished += 1
+            ids.remove(game_id)
+        else:
+            live[game_id] = (state, version)
+    wall = time.perf_counter() - t0
+    await store.close()
+    latencies.sort()
+    ms = [x * 1000 for x in latencies]
+    print(f"{actions} random legal actions over {games} games ({finished} finished):")
+    print(f"  throughput     {actions / wall:8.0f} actions/s (whole loop, one process)")
+    print(
+        f"  act latency    p50 {statistics.median(ms):.2f} ms   "
+        f"p99 {ms[int(len(ms) * 0.99)]:.2f} ms   max {ms[-1]:.2f} ms"
+    )
+
+
+async def storage(folder: Path, count: int, rng: random.Random) -> None:
+    path = folder / "finished.sqlite3"
+    store = await Store.open(path)
+    await store.close()
+    empty = _compacted_size(path)
+    store = await Store.open(path)
+    service = GameService(store)
+    actions = 0
+    for channel in range(1, count + 1):
+        game_id, state = await _start(service, channel, 4)
+        await _remember_seats(service, game_id)
+        version, over = 0, False
+        while not over:
+            _, state, version, over = await _move(service, game_id, state, version, rng)
+        actions += version
+    await store.close()
+    size = _compacted_size(path)
+    conn = sqlite3.connect(path)
+    snap, acts = conn.execute(
+        "SELECT (SELECT SUM(LENGTH(snapshot)) FROM games), "
+        "(SELECT SUM(LENGTH(action)) FROM actions)"
+    ).fetchone()
+    conn.close()
+    per_game = (size - empty) / count
+    print(f"{count} finished 4-player games, {actions / count:.0f} actions each on average:")
+    print(f"  database size  {per_game / 1024:8.1f} KB per finished game (file growth, vacuumed)")
+    print(
+        f"  of which       {snap / count / 1024:.1f} KB snapshot, "
+        f"{acts / count / 1024:.1f} KB action JSON"
+    )
+
+
+def _compacted_size(path: Path) -> int:
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.execute("VACUUM")
+    conn.close()
+    return path.stat().st_size
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--actions", type=int, default=5000)
+    parser.add_argument("--finished", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--synchronous",
+        nargs="+",
+        choices=["FULL", "NORMAL"],
+        default=["FULL", "NORMAL"],
+        help="SQLite sync modes to measure (the store's default is FULL)",
+    )
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        for mode in args.synchronous:
+            await throughput(folder, args.games, args.actions, random.Random(args.seed), mode)
+        await storage(folder, args.finished, rng)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,76 @@
+"""Helpers shared by the bot tests: set up games, pick legal moves, dump the database."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from bot.results import ActResult
+from bot.service import GameService
+from bot.store import GameInfo
+from engine import Action, Game, Undo
+
+HOST, BOB, CAROL, DAVE, STRANGER = 101, 102, 103, 104, 999
+NAMES = {HOST: "Ann", BOB: "Bob", CAROL: "Carol", DAVE: "Dave"}
+
+
+async def lobby(
+    service: GameService, humans: int = 2, computers: int = 0, channel: int = 1
+) -> GameInfo:
+    game = await service.create_game(channel_id=channel, host_id=HOST, host_name="Ann", guild_id=7)
+    for user in [BOB, CAROL, DAVE][: humans - 1]:
+        game = await service.join(game.id, user, NAMES[user])
+    for _ in range(computers):
+        game = await service.add_computer(game.id, HOST)
+    return game
+
+
+async def started(
+    service: GameService, humans: int = 2, computers: int = 0, channel: int = 1
+) -> GameInfo:
+    game = await lobby(service, humans, computers, channel)
+    return (await service.start(game.id, HOST)).game
+
+
+async def state(service: GameService, game_id: int) -> Game:
+    async with service.store.read() as tx:
+        snapshot = await tx.snapshot(game_id)
+    assert snapshot is not None
+    return Game.from_json(snapshot)
+
+
+async def random_move(
+    service: GameService, game_id: int, rng: random.Random, undo: bool = False
+) -> ActResult:
+    """Play one random legal move for whoever is to play (human or computer)."""
+    game = await service.game(game_id)
+    legal = [a for a in (await state(service, game_id)).legal_actions()]
+    if not undo:
+        legal = [a for a in legal if not isinstance(a, Undo)]
+    return await act_as_current(service, game, rng.choice(legal))
+
+
+async def act_as_current(service: GameService, game: GameInfo, action: Action) -> ActResult:
+    player = game.current_player
+    assert player is not None and player.seat is not None
+    if player.is_computer:
+        return await service.act_for_computer(game.id, player.seat, action, game.version)
+    assert player.user_id is not None
+    return await service.act(game.id, player.user_id, action, game.version)
+
+
+def dump(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table: to show that a refused request wrote nothing."""
+    conn = sqlite3.connect(path)
+    try:
+        tables = [
+            r[0]
+            for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
+            )
+        ]
+        return {t: sorted(conn.execute(f"SELECT * FROM {t}").fetchall(), key=repr) for t in tables}
+    finally:
+        conn.close()

@@ -1,0 +1,101 @@
+"""Simultaneous clicks: of many requests at the same version exactly one applies."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import sqlite3
+from pathlib import Path
+
+from service_helpers import dump, started, state
+
+from bot.errors import Outdated
+from bot.results import ActResult
+from bot.service import GameService
+from bot.store import Store
+from bot.verify import verify_database
+from engine import Undo
+
+
+def _outcomes(results: list[object]) -> tuple[list[ActResult], list[BaseException]]:
+    wins = [r for r in results if isinstance(r, ActResult)]
+    losses = [r for r in results if isinstance(r, BaseException)]
+    return wins, losses
+
+
+async def test_fifty_concurrent_acts_one_applies(service: GameService, db_path: Path) -> None:
+    game = await started(service)
+    player = game.current_player
+    assert player is not None and player.user_id is not None
+    legal = [a for a in (await state(service, game.id)).legal_actions() if not isinstance(a, Undo)]
+    moves = [legal[i % len(legal)] for i in range(50)]
+    results = await asyncio.gather(
+        *(service.act(game.id, player.user_id, m, 0) for m in moves), return_exceptions=True
+    )
+    wins, losses = _outcomes(results)
+    assert len(wins) == 1 and len(losses) == 49
+    assert all(isinstance(e, Outdated) for e in losses), losses
+    rows = dump(db_path)["actions"]
+    assert [r[1] for r in rows] == [1]
+    assert (await service.game(game.id)).version == 1
+    assert verify_database(db_path).ok
+
+
+async def test_two_service_instances_on_one_file(service: GameService, db_path: Path) -> None:
+    seeds = itertools.count(50)
+    other_store = await Store.open(db_path)
+    other = GameService(other_store, service.clock, seed_source=lambda: next(seeds))
+    try:
+        game = await started(service)
+        for version in range(12):  # twelve rounds of racing clicks
+            info = await service.game(game.id)
+            player = info.current_player
+            assert player is not None and player.user_id is not None
+            move = next(
+                a
+                for a in (await state(service, game.id)).legal_actions()
+                if not isinstance(a, Undo)
+            )
+            calls = [
+                svc.act(game.id, player.user_id, move, version)
+                for svc in (service, other)
+                for _ in range(5)
+            ]
+            wins, losses = _outcomes(await asyncio.gather(*calls, return_exceptions=True))
+            assert len(wins) == 1, (version, losses)
+            assert all(isinstance(e, Outdated) for e in losses), losses
+        assert sorted(r[1] for r in dump(db_path)["actions"]) == list(range(1, 13))
+        report = verify_database(db_path)
+        assert report.ok, report.problems
+    finally:
+        await other_store.close()
+
+
+async def test_the_version_guard_stops_a_writer_that_read_too_early(
+    service: GameService, db_path: Path
+) -> None:
+    """Both processes read version 0 while a third holds the write lock, so both pass the early
+    check; when the lock goes, the UPDATE ... WHERE version guard must refuse the second."""
+    other_store = await Store.open(db_path)
+    blocker = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        game = await started(service)
+        player = game.current_player
+        assert player is not None and player.user_id is not None
+        move = (await state(service, game.id)).legal_actions()[0]
+        other = GameService(other_store, service.clock)
+        blocker.execute("BEGIN IMMEDIATE")
+        tasks = [
+            asyncio.create_task(svc.act(game.id, player.user_id, move, 0))
+            for svc in (service, other)
+        ]
+        await asyncio.sleep(0.3)  # both have read version 0 and wait for the write lock
+        assert not any(t.done() for t in tasks)
+        blocker.execute("ROLLBACK")
+        wins, losses = _outcomes(await asyncio.gather(*tasks, return_exceptions=True))
+        assert len(wins) == 1 and len(losses) == 1 and isinstance(losses[0], Outdated)
+        assert [r[1] for r in dump(db_path)["actions"]] == [1]
+        assert verify_database(db_path).ok
+    finally:
+        blocker.close()
+        await other_store.close()

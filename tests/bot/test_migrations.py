@@ -1,0 +1,230 @@
+"""Schema steps: a fresh database, re-running, a newer database, and upgrades with data in."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import aiosqlite
+import pytest
+from service_helpers import dump
+
+from bot.errors import DatabaseError, DatabaseTooNew
+from bot.migrate import load_migrations, migrate, schema_version, split_statements
+from bot.service import GameService
+from bot.store import Store
+from bot.verify import verify_database
+from engine import Undo, action_to_json, new_game
+
+LATEST = len(load_migrations())
+
+
+def _tables(path: Path) -> dict[str, str]:
+    conn = sqlite3.connect(path)
+    try:
+        return dict(conn.execute("SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL"))
+    finally:
+        conn.close()
+
+
+async def test_fresh_database_gets_every_step_recorded(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    await store.close()
+    conn = sqlite3.connect(db_path)
+    recorded = conn.execute(
+        "SELECT version, name FROM schema_migrations ORDER BY version"
+    ).fetchall()
+    assert [(m.version, m.name) for m in load_migrations()] == recorded
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == LATEST
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    names = set(_tables(db_path))
+    assert {"games", "seats", "actions", "timers", "user_settings"} <= names
+    assert "games_one_open_per_channel" in names
+    conn.close()
+
+
+async def test_opening_twice_changes_nothing(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    await store.close()
+    before = (_tables(db_path), dump(db_path))
+    store = await Store.open(db_path)
+    assert await migrate(store.conn) == []
+    assert await schema_version(store.conn) == LATEST
+    await store.close()
+    assert (_tables(db_path), dump(db_path)) == before
+
+
+async def test_a_newer_database_is_refused_and_left_alone(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    await store.conn.execute(
+        "INSERT INTO schema_migrations (version, name) VALUES (?, ?)",
+        (LATEST + 1, f"{LATEST + 1:04d}_from_the_future"),
+    )
+    await store.close()
+    before = dump(db_path)
+    with pytest.raises(DatabaseTooNew, match=r"newer alhambra-bot.*knows up to"):
+        await Store.open(db_path)
+    assert dump(db_path) == before
+
+
+async def test_a_renamed_step_is_refused(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    await store.conn.execute("UPDATE schema_migrations SET name = '0001_other' WHERE version = 1")
+    await store.close()
+    with pytest.raises(DatabaseError, match="different code line"):
+        await Store.open(db_path)
+
+
+async def test_a_failing_step_is_rolled_back_whole(tmp_path: Path, db_path: Path) -> None:
+    folder = tmp_path / "steps"
+    folder.mkdir()
+    (folder / "0001_a.sql").write_text("CREATE TABLE a (x INTEGER);\n")
+    (folder / "0002_b.sql").write_text(
+        "CREATE TABLE b (x INTEGER);\nINSERT INTO a VALUES (1);\nINSERT INTO nowhere VALUES (1);\n"
+    )
+    steps = load_migrations(folder)
+    with pytest.raises(sqlite3.OperationalError, match="nowhere"):
+        await Store.open(db_path, migrations=steps)
+    names = set(_tables(db_path))
+    assert "a" in names and "b" not in names
+    assert dump(db_path)["a"] == []
+    assert [r[0] for r in dump(db_path)["schema_migrations"]] == [1]
+
+
+def test_steps_must_be_numbered_without_gaps(tmp_path: Path) -> None:
+    (tmp_path / "0001_a.sql").write_text("SELECT 1;")
+    (tmp_path / "0003_c.sql").write_text("SELECT 1;")
+    with pytest.raises(DatabaseError, match="numbered"):
+        load_migrations(tmp_path)
+
+
+def test_statements_split_only_at_real_ends() -> None:
+    sql = (
+        "-- a comment; with a semicolon\n"
+        "CREATE TABLE t (x TEXT DEFAULT 'a;b');\n"
+        "CREATE TRIGGER tr AFTER INSERT ON t BEGIN UPDATE t SET x = 'c;d'; END;\n"
+        "INSERT INTO t VALUES ('e'); INSERT INTO t VALUES ('f');\n"
+        "-- trailing comment\n"
+    )
+    parts = split_statements(sql)
+    assert len(parts) == 4
+    assert parts[1].startswith("CREATE TRIGGER") and parts[1].endswith("END;")
+    with pytest.raises(DatabaseError, match="unterminated"):
+        split_statements("CREATE TABLE t (x)")
+
+
+# --- upgrading a database at every earlier step, with data in it --------------------------------
+
+SEED_GAME = 4242
+
+
+def _seed_level_1(conn: sqlite3.Connection) -> dict[str, object]:
+    """Games as the first schema stored them: a lobby, a running game and a finished one."""
+    rng = random.Random(3)
+    conn.execute(
+        "INSERT INTO games (id, channel_id, host_id, status, created_at, updated_at) "
+        "VALUES (1, 10, 1, 'lobby', 1000, 1000)"
+    )
+    conn.execute("INSERT INTO seats VALUES (1, 0, NULL, 'human', 1, NULL, 'Ann', 1000)")
+    for game_id, moves in ((2, 25), (3, None)):
+        game = new_game(3, SEED_GAME + game_id)
+        actions = []
+        while not game.is_over and (moves is None or len(actions) < moves):
+            action = rng.choice([a for a in game.legal_actions() if not isinstance(a, Undo)])
+            game.apply(action)
+            actions.append((game_id, len(actions) + 1, 0, None, action_to_json(action), 2000))
+        status = "finished" if game.is_over else "active"
+        conn.execute(
+            "INSERT INTO games (id, guild_id, channel_id, host_id, status, seed, version, "
+            "current_seat, snapshot, created_at, updated_at, started_at) "
+            "VALUES (?, 5, ?, 1, ?, ?, ?, ?, ?, 1000, 3000, 1500)",
+            (
+                game_id,
+                10 + game_id,
+                status,
+                SEED_GAME + game_id,
+                len(actions),
+                game.current_seat,
+                game.to_json(),
+            ),
+        )
+        for join in range(3):
+            seat = game.seating.index(join)
+            conn.execute(
+                "INSERT INTO seats VALUES (?, ?, ?, 'human', ?, NULL, ?, 1000)",
+                (game_id, join, seat, join + 1, f"P{join}"),
+            )
+        # the seat column of an action is whoever was to play; fix it by replaying
+        replay = new_game(3, SEED_GAME + game_id)
+        fixed = []
+        for row in actions:
+            fixed.append((*row[:2], replay.current_seat, *row[3:]))
+            replay.apply(json.loads(row[4]))
+        conn.executemany("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)", fixed)
+    return {"active": 2, "finished": 3}
+
+
+def _seed_level_2(conn: sqlite3.Connection) -> dict[str, object]:
+    conn.execute("INSERT INTO user_settings VALUES (1, 'de', 0, 1, 5000)")
+    conn.execute(
+        "INSERT INTO timers (game_id, kind, seat, version, due_at, created_at) "
+        "VALUES (2, 'reminder', 0, 25, 9000, 5000)"
+    )
+    return {}
+
+
+SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
+    1: _seed_level_1,
+    2: _seed_level_2,
+}
+
+
+def test_every_step_has_a_data_seeder_for_the_upgrade_test() -> None:
+    assert set(SEEDERS) == set(range(1, LATEST + 1)), "add a seeder for the new migration"
+
+
+@pytest.mark.parametrize("start", range(LATEST))
+async def test_upgrade_from_every_earlier_step_keeps_the_data(db_path: Path, start: int) -> None:
+    conn = await aiosqlite.connect(db_path, isolation_level=None)
+    await migrate(conn, target=start)
+    await conn.close()
+    raw = sqlite3.connect(db_path, isolation_level=None)
+    raw.execute("PRAGMA foreign_keys = ON")
+    for level in range(1, start + 1):
+        SEEDERS[level](raw)
+    raw.close()
+    before = dump(db_path)
+
+    store = await Store.open(db_path)
+    try:
+        after = dump(db_path)
+        for table, rows in before.items():
+            if table == "schema_migrations":
+                continue
+            # columns added later come after the old ones: old rows are a prefix of new rows
+            width = len(rows[0]) if rows else 0
+            assert [r[:width] for r in after[table]] == rows
+        assert [r[0] for r in after["schema_migrations"]] == list(range(1, LATEST + 1))
+        if start >= 1:
+            service = GameService(store)
+            running = await service.game(2)
+            assert running.status == "active" and running.version == 25
+            assert running.turn_started_at is not None  # 0002 backfilled the turn clock
+            assert (await service.game(3)).status == "finished"
+            player = running.current_player
+            assert player is not None and player.user_id is not None
+            view = await service.view(2, player.user_id)
+            result = await service.act(2, player.user_id, view.view.legal[0], 25)
+            assert result.version == 26
+            lobby = await service.join(1, 77, "Late")
+            assert [s.name for s in lobby.seats] == ["Ann", "Late"]
+        if start >= 2:
+            assert (await GameService(store).settings(1)).locale == "de"
+    finally:
+        await store.close()
+    report = verify_database(db_path)
+    assert report.ok, report.problems
+    assert report.replayed == (2 if start >= 1 else 0)

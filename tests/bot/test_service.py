@@ -1,0 +1,456 @@
+"""Every use case of the game service, every error it can give, and that errors write nothing."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from service_helpers import (
+    BOB,
+    CAROL,
+    HOST,
+    STRANGER,
+    act_as_current,
+    dump,
+    lobby,
+    random_move,
+    started,
+    state,
+)
+
+from bot.clock import ManualClock
+from bot.errors import (
+    AlreadyJoined,
+    GameAlreadyRunning,
+    GameAlreadyStarted,
+    GameNotStarted,
+    GameOver,
+    IllegalMove,
+    InvalidRequest,
+    LobbyFull,
+    NoGameHere,
+    NotAPlayer,
+    NotEnoughPlayers,
+    NotHost,
+    NotYourTurn,
+    Outdated,
+    ServiceError,
+)
+from bot.service import GameService
+from bot.verify import verify_database
+from engine import (
+    EndTurn,
+    GameStarted,
+    MoneyTaken,
+    Skip,
+    TakeMoney,
+    TurnStarted,
+    Undo,
+    Undone,
+    action_to_dict,
+)
+
+
+@pytest.fixture
+def refused(db_path: Path):
+    """`async with refused(ErrorClass):` asserts the error and that the database is unchanged."""
+
+    class Refused:
+        def __init__(self, kind: type[ServiceError], match: str | None = None) -> None:
+            self.kind, self.match = kind, match
+
+        async def __aenter__(self) -> None:
+            self.before = dump(db_path)
+
+        async def __aexit__(self, kind: type | None, exc: BaseException | None, tb: object) -> bool:
+            assert kind is self.kind, f"expected {self.kind.__name__}, got {kind!r}: {exc}"
+            assert isinstance(exc, ServiceError) and exc.message
+            if self.match:
+                assert self.match in exc.message, exc.message
+            assert dump(db_path) == self.before, "a refused request changed the database"
+            return True
+
+    return Refused
+
+
+# --- lobby --------------------------------------------------------------------------------------
+
+
+async def test_create_seats_the_host_and_one_game_per_channel(
+    service: GameService, refused
+) -> None:
+    game = await service.create_game(channel_id=1, host_id=HOST, host_name=" Ann\n", guild_id=7)
+    assert game.status == "lobby" and game.version == 0 and game.guild_id == 7
+    assert [(s.user_id, s.name, s.kind) for s in game.seats] == [(HOST, "Ann", "human")]
+    assert (await service.game_in_channel(1)).id == game.id
+    async with refused(GameAlreadyRunning, "gathering players"):
+        await service.create_game(channel_id=1, host_id=BOB, host_name="Bob")
+    other = await service.create_game(channel_id=2, host_id=BOB, host_name="Bob")
+    assert other.id != game.id
+    await service.join(game.id, BOB, "Bob")
+    await service.start(game.id, HOST)
+    async with refused(GameAlreadyRunning, "already running"):
+        await service.create_game(channel_id=1, host_id=CAROL, host_name="Carol")
+
+
+async def test_create_refuses_bad_arguments(service: GameService, refused) -> None:
+    async with refused(InvalidRequest, "holes"):
+        await service.create_game(
+            channel_id=1, host_id=HOST, host_name="Ann", options={"holes": "none"}
+        )
+    async with refused(InvalidRequest, "options"):
+        await service.create_game(channel_id=1, host_id=HOST, host_name="Ann", options={"x": 1})
+    async with refused(InvalidRequest, "2 to 6"):
+        await service.create_game(channel_id=1, host_id=HOST, host_name="Ann", max_players=7)
+    async with refused(InvalidRequest, "name"):
+        await service.create_game(channel_id=1, host_id=HOST, host_name=" \u200b\n")
+    async with refused(InvalidRequest, "positive"):
+        await service.create_game(channel_id=1, host_id=HOST, host_name="A", turn_deadline_s=0)
+    game = await service.create_game(
+        channel_id=1, host_id=HOST, host_name="A" * 50, options={"holes": "strict"}
+    )
+    assert game.options == {"holes": "strict"} and game.seats[0].name == "A" * 32
+
+
+async def test_no_game_here(service: GameService, refused) -> None:
+    async with refused(NoGameHere):
+        await service.game_in_channel(1)
+    async with refused(NoGameHere):
+        await service.join(12345, BOB, "Bob")
+    async with refused(NoGameHere):
+        await service.act(12345, BOB, EndTurn(), 0)
+    async with refused(NoGameHere):
+        await service.view(12345, BOB)
+
+
+async def test_join_rules(service: GameService, refused) -> None:
+    game = await service.create_game(channel_id=1, host_id=HOST, host_name="Ann", max_players=3)
+    async with refused(AlreadyJoined):
+        await service.join(game.id, HOST, "Ann again")
+    await service.join(game.id, BOB, "Bob")
+    game = await service.add_computer(game.id, HOST, "hard")
+    assert [s.kind for s in game.seats] == ["human", "human", "computer"]
+    assert game.seats[2].level == "hard" and game.seats[2].name == "Computer 1"
+    async with refused(LobbyFull, "3 players"):
+        await service.join(game.id, CAROL, "Carol")
+    async with refused(LobbyFull):
+        await service.add_computer(game.id, HOST)
+
+
+async def test_a_lobby_holds_six_at_most(service: GameService, refused) -> None:
+    game = await lobby(service, humans=4, computers=2)
+    assert len(game.seats) == 6
+    async with refused(LobbyFull, "6 players"):
+        await service.join(game.id, STRANGER, "Eve")
+
+
+async def test_add_computer_rules(service: GameService, refused) -> None:
+    game = await lobby(service, humans=2)
+    async with refused(NotHost):
+        await service.add_computer(game.id, BOB)
+    async with refused(InvalidRequest, "easy"):
+        await service.add_computer(game.id, HOST, "grandmaster")
+    game = await service.add_computer(game.id, HOST, name="Dirk's cousin")
+    assert game.seats[-1].name == "Dirk's cousin"
+
+
+async def test_leave_hands_over_the_host_and_the_last_human_closes(
+    service: GameService, refused
+) -> None:
+    game = await lobby(service, humans=2, computers=1)
+    async with refused(NotAPlayer):
+        await service.leave(game.id, STRANGER)
+    game = await service.leave(game.id, HOST)
+    assert game.host_id == BOB and [s.user_id for s in game.seats] == [BOB, None]
+    game = await service.leave(game.id, BOB)
+    assert game.status == "abandoned" and game.ended_at is not None
+    async with refused(NoGameHere):
+        await service.game_in_channel(1)
+    async with refused(GameOver):
+        await service.join(game.id, CAROL, "Carol")
+    await service.create_game(channel_id=1, host_id=CAROL, host_name="Carol")
+
+
+async def test_start_rules(service: GameService, refused) -> None:
+    game = await service.create_game(channel_id=1, host_id=HOST, host_name="Ann")
+    async with refused(NotEnoughPlayers):
+        await service.start(game.id, HOST)
+    await service.join(game.id, BOB, "Bob")
+    async with refused(NotHost):
+        await service.start(game.id, BOB)
+    async with refused(GameNotStarted):
+        await service.view(game.id, HOST)
+    async with refused(GameNotStarted):
+        await service.act(game.id, HOST, EndTurn(), 0)
+
+
+async def test_start_maps_engine_seats_to_join_order(service: GameService, refused) -> None:
+    game = await lobby(service, humans=3, computers=2)
+    await service.leave(game.id, CAROL)  # a gap in join order must not matter
+    result = await service.start(game.id, HOST)
+    game = result.game
+    assert game.status == "active" and game.version == 0 and game.seed == 1000
+    assert isinstance(result.events[0], GameStarted)
+    assert sorted(s.seat for s in game.seats) == list(range(4))  # type: ignore[type-var]
+    joined = sorted(game.seats, key=lambda s: s.join_order)
+    for seat in game.seats:
+        assert seat.seat is not None
+        assert joined[result.state.seating[seat.seat]] == seat
+    assert game.current_seat == result.state.current_seat
+    assert (await state(service, game.id)).to_json() == result.state.to_json()
+    async with refused(GameAlreadyStarted):
+        await service.join(game.id, CAROL, "Carol")
+    async with refused(GameAlreadyStarted):
+        await service.leave(game.id, BOB)
+    async with refused(GameAlreadyStarted):
+        await service.start(game.id, HOST)
+
+
+# --- playing ------------------------------------------------------------------------------------
+
+
+async def test_act_applies_saves_and_reports(service: GameService, clock: ManualClock) -> None:
+    game = await started(service)
+    player = game.current_player
+    assert player is not None and player.user_id is not None
+    take = (await state(service, game.id)).legal_actions()[0]
+    assert isinstance(take, TakeMoney)
+    clock.advance(60)
+    result = await service.act(game.id, player.user_id, action_to_dict(take), 0)
+    assert result.version == 1 and result.game.version == 1 and not result.finished
+    assert result.events == [MoneyTaken(player.seat, take.cards)]  # type: ignore[arg-type]
+    assert result.seat == player
+    log = await service.log(game.id)
+    assert [(e.seq, e.seat, e.user_id, e.action, e.at) for e in log.entries] == [
+        (1, player.seat, player.user_id, take, clock.now())
+    ]
+    assert log.entries[0].events == result.events
+    assert (await state(service, game.id)).to_json() == result.state.to_json()
+
+
+async def test_act_errors_write_nothing(service: GameService, refused) -> None:
+    game = await started(service, humans=3)
+    player = game.current_player
+    other = next(s for s in game.seats if s.user_id != player.user_id)  # type: ignore[union-attr]
+    assert player is not None and player.user_id is not None and other.user_id is not None
+    async with refused(NotAPlayer):
+        await service.act(game.id, STRANGER, EndTurn(), 0)
+    async with refused(NotYourTurn, f"It is {player.name}'s turn"):
+        await service.act(game.id, other.user_id, EndTurn(), 0)
+    async with refused(IllegalMove, "Take an action first"):
+        await service.act(game.id, player.user_id, EndTurn(), 0)
+    async with refused(IllegalMove, "money pool"):
+        await service.act(game.id, player.user_id, TakeMoney((999,)), 0)
+    async with refused(IllegalMove, "understands"):
+        await service.act(game.id, player.user_id, {"kind": "teleport"}, 0)
+    async with refused(IllegalMove, "Skipping"):
+        await service.act(game.id, player.user_id, Skip(), 0)
+    async with refused(IllegalMove, "nothing to undo"):
+        await service.undo(game.id, player.user_id, 0)
+    async with refused(Outdated):
+        await service.act(game.id, player.user_id, EndTurn(), 5)
+    async with refused(NotAPlayer, "computer"):
+        await service.act_for_computer(game.id, player.seat, EndTurn(), 0)  # type: ignore[arg-type]
+
+
+async def test_undo_and_end_turn(service: GameService, clock: ManualClock) -> None:
+    game = await started(service)
+    player = game.current_player
+    assert player is not None and player.user_id is not None
+    hand = (await service.view(game.id, player.user_id)).view.hand
+    take = next(a for a in (await state(service, game.id)).legal_actions() if len(a.cards) == 1)  # type: ignore[union-attr]
+    await service.act(game.id, player.user_id, take, 0)
+    undone = await service.undo(game.id, player.user_id, 1)
+    assert isinstance(undone.events[0], Undone) and undone.version == 2
+    assert (await service.view(game.id, player.user_id)).view.hand == hand
+    await service.act(game.id, player.user_id, take, 2)
+    clock.advance(timedelta(hours=1))
+    ended = await service.end_turn(game.id, player.user_id, 3)
+    assert any(isinstance(e, TurnStarted) for e in ended.events)
+    assert ended.game.current_seat != player.seat
+    assert ended.game.turn_started_at == clock.now()
+    assert [e.seq for e in (await service.log(game.id)).entries] == [1, 2, 3, 4]
+
+
+async def test_a_finished_game_is_marked_and_frees_the_channel(
+    service: GameService, db_path: Path, refused
+) -> None:
+    game = await started(service, humans=1, computers=1)
+    await service.add_timer(game.id, "reminder", service.clock.now())
+    rng = random.Random(5)
+    result = None
+    while result is None or not result.finished:
+        result = await random_move(service, game.id, rng, undo=rng.random() < 0.05)
+    game = result.game
+    assert game.status == "finished" and game.current_seat is None and game.ended_at is not None
+    assert result.state.is_over and result.events[-1].kind == "game_ended"
+    assert await service.due_timers() == []
+    async with refused(GameOver, "over"):
+        await service.act(game.id, HOST, EndTurn(), game.version)
+    async with refused(GameOver):
+        await service.abandon(game.id, HOST)
+    async with refused(NoGameHere):
+        await service.game_in_channel(1)
+    log = await service.log(game.id)
+    assert len(log.entries) == game.version and log.setup[0].kind == "game_started"
+    report = verify_database(db_path)
+    assert report.ok and report.replayed == 1
+
+
+async def test_computer_seats_act_through_act_for_computer(service: GameService, refused) -> None:
+    game = await started(service, humans=1, computers=2)
+    rng = random.Random(1)
+    for _ in range(40):
+        result = await random_move(service, game.id, rng)
+    assert result.game.version == 40
+    computer_actions = [e for e in (await service.log(game.id)).entries if e.user_id is None]
+    assert computer_actions, "the computer seats should have played too"
+    human = result.game.seat_of(HOST)
+    assert human is not None
+    async with refused(NotAPlayer):
+        await service.act_for_computer(game.id, human.seat, EndTurn(), 40)  # type: ignore[arg-type]
+
+
+# --- running games ------------------------------------------------------------------------------
+
+
+async def test_abandon_by_host_or_manager(service: GameService, refused) -> None:
+    game = await started(service, humans=3)
+    async with refused(NotHost, "server manager"):
+        await service.abandon(game.id, BOB)
+    async with refused(NotHost):
+        await service.abandon(game.id, STRANGER)
+    await service.add_timer(game.id, "deadline", service.clock.now())
+    done = await service.abandon(game.id, STRANGER, is_manager=True)
+    assert done.status == "abandoned" and done.current_seat is None
+    assert await service.due_timers() == []
+    async with refused(GameOver, "abandoned"):
+        await service.act(game.id, HOST, EndTurn(), 0)
+    async with refused(GameOver):
+        await service.abandon(game.id, HOST)
+    lobby_game = await lobby(service, channel=2)
+    assert (await service.abandon(lobby_game.id, HOST)).status == "abandoned"
+
+
+async def test_replace_a_seat_by_a_computer(service: GameService, refused) -> None:
+    game = await started(service, humans=3)
+    bob = game.seat_of(BOB)
+    carol = game.seat_of(CAROL)
+    assert bob is not None and carol is not None and bob.seat is not None
+    async with refused(NotHost):
+        await service.replace_by_computer(game.id, CAROL, bob.seat)
+    async with refused(InvalidRequest, "no seat 9"):
+        await service.replace_by_computer(game.id, HOST, 9)
+    async with refused(InvalidRequest, "level"):
+        await service.replace_by_computer(game.id, BOB, bob.seat, "superhuman")
+    game = await service.replace_by_computer(game.id, BOB, bob.seat)  # Bob leaves himself
+    seat = game.at_seat(bob.seat)
+    assert seat is not None and seat.is_computer and seat.level == "easy" and seat.name == "Bob"
+    async with refused(InvalidRequest, "already a computer"):
+        await service.replace_by_computer(game.id, HOST, bob.seat)
+    game = await service.replace_by_computer(
+        game.id,
+        STRANGER,
+        carol.seat,
+        "hard",
+        is_manager=True,  # type: ignore[arg-type]
+    )
+    assert game.seat_of(CAROL) is None
+    async with refused(NotAPlayer):
+        await service.act(game.id, BOB, EndTurn(), 0)
+    lobby_game = await lobby(service, channel=2)
+    async with refused(GameNotStarted):
+        await service.replace_by_computer(lobby_game.id, HOST, 0)
+    rng = random.Random(2)
+    for _ in range(30):  # the game plays on with the computer seats
+        await random_move(service, game.id, rng)
+
+
+async def test_my_games_and_games_waiting_on_a_user(
+    service: GameService, clock: ManualClock
+) -> None:
+    first = await started(service, channel=1)
+    clock.advance(10)
+    second = await started(service, channel=2)
+    third = await lobby(service, channel=3)
+    mine = await service.my_games(HOST)
+    assert {g.game.id for g in mine} == {first.id, second.id, third.id}
+    waiting = {g.game.id for g in mine if g.waiting}
+    for game in (first, second):
+        player = game.current_player
+        assert player is not None
+        assert (game.id in waiting) == (player.user_id == HOST)
+    assert [g.game.id for g in await service.games_waiting_on(HOST)] == [
+        g.id
+        for g in (first, second)
+        if g.current_player.user_id == HOST  # type: ignore[union-attr]
+    ]
+    assert all(g.waiting for g in await service.games_waiting_on(BOB))
+    assert await service.my_games(STRANGER) == []
+    assert mine[0].waiting or not waiting  # waiting games come first
+
+
+async def test_views_show_a_player_their_hand_and_a_spectator_nothing_hidden(
+    service: GameService,
+) -> None:
+    game = await started(service)
+    player = game.current_player
+    assert player is not None and player.user_id is not None
+    mine = await service.view(game.id, player.user_id)
+    full = await state(service, game.id)
+    assert mine.seat == player.seat and mine.view.hand == tuple(sorted(full.hand(player.seat)))  # type: ignore[arg-type]
+    assert mine.view.legal == tuple(full.legal_actions())
+    other = next(s for s in game.seats if s != player)
+    theirs = await service.view(game.id, other.user_id)
+    assert theirs.view.legal == () and theirs.view.hand == tuple(sorted(full.hand(other.seat)))  # type: ignore[arg-type]
+    spectator = await service.view(game.id, STRANGER)
+    assert spectator.seat is None and spectator.view.hand == () and spectator.view.legal == ()
+
+
+async def test_timers_due(service: GameService, clock: ManualClock, refused) -> None:
+    game = await started(service)
+    start = clock.now()
+    soon = await service.add_timer(game.id, "reminder", start + timedelta(minutes=5), seat=0)
+    later = await service.add_timer(game.id, "deadline", start + timedelta(hours=1), version=0)
+    assert await service.due_timers() == []
+    assert await service.next_timer_due() == start + timedelta(minutes=5)
+    clock.advance(timedelta(minutes=5))
+    assert [t.id for t in await service.due_timers()] == [soon]
+    clock.advance(timedelta(hours=2))
+    due = await service.due_timers()
+    assert [(t.id, t.kind, t.game_id) for t in due] == [
+        (soon, "reminder", game.id),
+        (later, "deadline", game.id),
+    ]
+    assert due[1].version == 0 and due[0].seat == 0
+    assert await service.delete_timer(soon) and not await service.delete_timer(soon)
+    assert [t.id for t in await service.due_timers()] == [later]
+    async with refused(InvalidRequest):
+        await service.add_timer(game.id, "alarm", start)  # type: ignore[arg-type]
+    lobby_game = await lobby(service, channel=2)
+    async with refused(GameNotStarted):
+        await service.add_timer(lobby_game.id, "reminder", start)
+
+
+async def test_user_settings(service: GameService, refused) -> None:
+    assert (await service.settings(HOST)).locale is None
+    changed = await service.update_settings(HOST, locale="pt-BR", dm_reminders=False)
+    assert (changed.locale, changed.dm_on_turn, changed.dm_reminders) == ("pt-BR", True, False)
+    assert await service.settings(HOST) == changed
+    again = await service.update_settings(HOST, dm_on_turn=False)
+    assert (again.locale, again.dm_on_turn, again.dm_reminders) == ("pt-BR", False, False)
+    async with refused(InvalidRequest, "language code"):
+        await service.update_settings(HOST, locale="Klingon!")
+    assert (await service.update_settings(HOST, locale=None)).locale is None
+
+
+async def test_act_as_current_on_a_game_that_moved_on_is_outdated(
+    service: GameService, refused
+) -> None:
+    game = await started(service)
+    rng = random.Random(9)
+    await random_move(service, game.id, rng)
+    async with refused(Outdated):
+        await act_as_current(service, game, Undo())  # `game` is the stale version 0

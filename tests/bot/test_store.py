@@ -1,0 +1,119 @@
+"""The store's transactions and the constraints the schema itself enforces."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+from service_helpers import dump
+
+from bot.clock import ManualClock
+from bot.errors import NotHost
+from bot.store import Store
+
+
+async def test_connection_settings(store: Store) -> None:
+    async def one(sql: str) -> object:
+        return (await store.conn.execute_fetchall(sql))[0][0]
+
+    assert await one("PRAGMA journal_mode") == "wal"
+    assert await one("PRAGMA foreign_keys") == 1
+    assert await one("PRAGMA synchronous") == 2  # FULL
+    assert await one("PRAGMA busy_timeout") >= 1000
+
+
+async def test_write_commits_on_success_and_rolls_back_on_error(
+    store: Store, db_path: Path
+) -> None:
+    clock = ManualClock()
+    async with store.write() as tx:
+        await tx.run("INSERT INTO user_settings (user_id, updated_at) VALUES (1, 0)")
+    assert len(dump(db_path)["user_settings"]) == 1
+    before = dump(db_path)
+    with pytest.raises(NotHost):
+        async with store.write() as tx:
+            await tx.run("INSERT INTO user_settings (user_id, updated_at) VALUES (2, 0)")
+            await tx.insert_game(
+                guild_id=None,
+                channel_id=5,
+                host_id=1,
+                options={},
+                max_players=6,
+                turn_deadline_s=None,
+                reminder_after_s=None,
+                now=clock.now(),
+            )
+            raise NotHost()
+    assert dump(db_path) == before
+    assert not store.conn.in_transaction
+
+
+async def test_concurrent_transactions_on_one_connection_do_not_interleave(store: Store) -> None:
+    await store.conn.execute("CREATE TABLE counter (n INTEGER)")
+    await store.conn.execute("INSERT INTO counter VALUES (0)")
+
+    async def increment() -> None:
+        async with store.write() as tx:
+            row = await tx.row("SELECT n FROM counter")
+            assert row is not None
+            await asyncio.sleep(0)  # let every other task try to get in here
+            await tx.run("UPDATE counter SET n = ?", (row[0] + 1,))
+
+    await asyncio.gather(*(increment() for _ in range(50)))
+    assert (await store.conn.execute_fetchall("SELECT n FROM counter"))[0][0] == 50
+
+
+async def test_one_open_game_per_channel_is_a_database_constraint(store: Store) -> None:
+    insert = (
+        "INSERT INTO games (channel_id, host_id, status, created_at, updated_at) "
+        "VALUES (9, 1, ?, 0, 0)"
+    )
+    await store.conn.execute(insert, ("finished",))
+    await store.conn.execute(insert, ("abandoned",))
+    await store.conn.execute(insert, ("lobby",))
+    with pytest.raises(sqlite3.IntegrityError):
+        await store.conn.execute(insert, ("active",))
+    with pytest.raises(sqlite3.IntegrityError):
+        await store.conn.execute(insert, ("lobby",))
+
+
+async def test_save_action_only_at_the_expected_version(store: Store, db_path: Path) -> None:
+    now = ManualClock().now()
+    await store.conn.execute(
+        "INSERT INTO games (id, channel_id, host_id, status, version, snapshot, created_at, "
+        "updated_at) VALUES (1, 1, 1, 'active', 3, '{}', 0, 0)"
+    )
+    before = dump(db_path)
+    args = dict(
+        seat=0,
+        user_id=1,
+        action='{"kind":"end_turn"}',
+        snapshot="{}",
+        current_seat=1,
+        finished=False,
+        turn_started=True,
+        now=now,
+    )
+    async with store.write() as tx:
+        assert not await tx.save_action(1, expected_version=2, **args)  # type: ignore[arg-type]
+    assert dump(db_path) == before
+    async with store.write() as tx:
+        assert await tx.save_action(1, expected_version=3, **args)  # type: ignore[arg-type]
+    after = dump(db_path)
+    assert [(r[0], r[1]) for r in after["actions"]] == [(1, 4)]
+
+
+async def test_seat_rows_must_describe_a_human_or_a_computer(store: Store) -> None:
+    await store.conn.execute(
+        "INSERT INTO games (id, channel_id, host_id, created_at, updated_at) VALUES (1, 1, 1, 0, 0)"
+    )
+    with pytest.raises(sqlite3.IntegrityError):
+        await store.conn.execute(
+            "INSERT INTO seats VALUES (1, 0, NULL, 'human', NULL, NULL, 'x', 0)"
+        )
+    with pytest.raises(sqlite3.IntegrityError):  # foreign key: no game 2
+        await store.conn.execute(
+            "INSERT INTO seats VALUES (2, 0, NULL, 'computer', NULL, 'easy', 'x', 0)"
+        )

@@ -1,6 +1,7 @@
 """Command line entry point: `python -m bot` (and the `alhambra-bot` console script).
 
-python -m bot                    run the bot (needs DISCORD_TOKEN)
+python -m bot [run]              run the bot (needs DISCORD_TOKEN)
+python -m bot sync               sync the slash commands with Discord now, then exit
 python -m bot verify-db [PATH]   replay every game and compare with its stored snapshot
 python -m bot backup PATH        write a consistent copy of the database to PATH
 """
@@ -8,10 +9,14 @@ python -m bot backup PATH        write a consistent copy of the database to PATH
 from __future__ import annotations
 
 import argparse
-import os
+import asyncio
+import logging
 import sys
 from collections.abc import Sequence
 
+import discord
+
+from .config import ConfigError, Settings, load_settings
 from .errors import DatabaseError
 from .store import default_db_path
 from .verify import backup_database, verify_database
@@ -23,6 +28,21 @@ def build_parser() -> argparse.ArgumentParser:
         description="alhambra-bot: asynchronous games of Alhambra in Discord channels.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    run = commands.add_parser(
+        "run",
+        help="run the bot (the default); needs DISCORD_TOKEN",
+        description="Connect to Discord and run the bot until interrupted.",
+    )
+    run.set_defaults(func=_run)
+
+    sync = commands.add_parser(
+        "sync",
+        help="sync the slash commands with Discord now (globally, or to ALHAMBRA_DEV_GUILD)",
+        description="Push the command tree to Discord and exit. Start-up syncs by itself only "
+        "when the commands changed; use this after changing translations by hand.",
+    )
+    sync.set_defaults(func=_sync)
 
     verify = commands.add_parser(
         "verify-db",
@@ -76,18 +96,72 @@ def _backup(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_bot() -> int:
-    if not os.environ.get("DISCORD_TOKEN"):
-        print("alhambra-bot: set DISCORD_TOKEN to your bot's token to run it.", file=sys.stderr)
+REJECTED_TOKEN = (
+    "alhambra-bot: Discord rejected the token in DISCORD_TOKEN: copy it again from the "
+    "Developer Portal (Bot, Reset Token)."
+)
+
+
+def _settings() -> Settings | None:
+    try:
+        settings = load_settings()
+        settings.require_token()
+    except ConfigError as exc:
+        print(f"alhambra-bot: {exc}", file=sys.stderr)
+        return None
+    discord.utils.setup_logging(level=logging.getLevelName(settings.log_level), root=True)
+    # the bot never speaks: no need for voice support, nor for warnings about it
+    discord.VoiceClient.warn_nacl = False
+    if hasattr(discord.VoiceClient, "warn_dave"):
+        discord.VoiceClient.warn_dave = False
+    return settings
+
+
+def _run(args: argparse.Namespace) -> int:
+    from .app import AlhambraBot
+
+    settings = _settings()
+    if settings is None:
         return 2
-    print("alhambra-bot: the Discord client is not built yet (README, Status).", file=sys.stderr)
-    return 2
+    bot = AlhambraBot(settings)
+    try:
+        bot.run(settings.require_token(), log_handler=None)
+    except discord.LoginFailure:
+        print(REJECTED_TOKEN, file=sys.stderr)
+        return 2
+    except DatabaseError as exc:
+        print(f"alhambra-bot: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _sync(args: argparse.Namespace) -> int:
+    from .app import AlhambraBot
+
+    settings = _settings()
+    if settings is None:
+        return 2
+
+    async def push() -> None:
+        bot = AlhambraBot(settings, sync="force")
+        try:
+            await bot.login(settings.require_token())  # runs setup_hook, which syncs
+        finally:
+            await bot.close()
+
+    try:
+        asyncio.run(push())
+    except discord.LoginFailure:
+        print(REJECTED_TOKEN, file=sys.stderr)
+        return 2
+    print("alhambra-bot: commands synced.")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command is None:
-        return _run_bot()
+        return _run(args)
     return int(args.func(args))
 
 

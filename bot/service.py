@@ -15,6 +15,7 @@ engine's job; this module decides who may do what, and keeps the store consisten
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 import secrets
 import sqlite3
@@ -39,6 +40,7 @@ from engine import (
     action_to_json,
     new_game,
 )
+from engine.ai import LEVELS, display_name
 
 from .clock import Clock, SystemClock, from_ms, to_ms
 from .errors import (
@@ -61,8 +63,8 @@ from .results import ActResult, GameLog, LogEntry, MyGame, StartResult, ViewResu
 from .store import GameInfo, SeatInfo, Store, TimerKind, TimerRow, Tx, UserSettings
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
-#: Computer player strengths the AI issue will implement; the service only records them.
-COMPUTER_LEVELS = ("easy", "medium", "hard")
+#: Computer player strengths (engine.ai); the service records them, the bot drives them.
+COMPUTER_LEVELS: tuple[str, ...] = tuple(LEVELS)
 NAME_LIMIT = 32  # Discord's own limit for nicknames
 _LOCALE = re.compile(r"^[a-z]{2,3}(-[A-Z]{2})?$")
 _UNSET: Any = object()
@@ -193,8 +195,11 @@ class GameService:
             game = await _need_lobby(tx, game_id)
             _need_host(game, user_id)
             _need_room(game)
-            computers = sum(1 for s in game.seats if s.is_computer)
-            label = clean_name(name) if name is not None else f"Computer {computers + 1}"
+            if name is not None:
+                label = clean_name(name)
+            else:  # "Bot Ali (hard)": a fresh name, the same one if the request is replayed
+                taken = frozenset(s.name for s in game.seats)
+                label = display_name(level, random.Random(game_id * 7 + len(game.seats)), taken)
             await tx.insert_seat(
                 game_id, kind="computer", user_id=None, level=level, name=label, now=self._now()
             )
@@ -495,6 +500,33 @@ class GameService:
             )
             await tx.save_settings(changed, self._now())
             return changed
+
+    # --- the bot's bookkeeping -----------------------------------------------------------------
+
+    async def remember_message(
+        self, game_id: int, kind: str, channel_id: int, message_id: int
+    ) -> None:
+        """Record which message shows a game's `kind` (lobby, turn...), replacing the last one."""
+        async with self.store.write() as tx:
+            await _need_game(tx, game_id)
+            await tx.set_message(game_id, kind, channel_id, message_id, self._now())
+
+    async def message_ref(self, game_id: int, kind: str) -> tuple[int, int] | None:
+        """(channel id, message id) of the message last remembered for `kind`, if any."""
+        async with self.store.read() as tx:
+            return await tx.message(game_id, kind)
+
+    async def forget_message(self, game_id: int, kind: str) -> None:
+        async with self.store.write() as tx:
+            await tx.delete_message(game_id, kind)
+
+    async def meta(self, key: str) -> str | None:
+        async with self.store.read() as tx:
+            return await tx.meta(key)
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self.store.write() as tx:
+            await tx.set_meta(key, value, self._now())
 
 
 # --- checks shared by the use cases ------------------------------------------------------------

@@ -501,6 +501,40 @@ class Tx:
             ),
         )
 
+    # --- the bot's messages and bookkeeping -----------------------------------------------------
+
+    async def set_message(
+        self, game_id: int, kind: str, channel_id: int, message_id: int, now: datetime
+    ) -> None:
+        await self.run(
+            "INSERT INTO game_messages (game_id, kind, channel_id, message_id, updated_at) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET "
+            "channel_id = excluded.channel_id, message_id = excluded.message_id, "
+            "updated_at = excluded.updated_at",
+            (game_id, kind, channel_id, message_id, to_ms(now)),
+        )
+
+    async def message(self, game_id: int, kind: str) -> tuple[int, int] | None:
+        row = await self.row(
+            "SELECT channel_id, message_id FROM game_messages WHERE game_id = ? AND kind = ?",
+            (game_id, kind),
+        )
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    async def delete_message(self, game_id: int, kind: str) -> None:
+        await self.run("DELETE FROM game_messages WHERE game_id = ? AND kind = ?", (game_id, kind))
+
+    async def meta(self, key: str) -> str | None:
+        row = await self.row("SELECT value FROM bot_meta WHERE key = ?", (key,))
+        return None if row is None else str(row[0])
+
+    async def set_meta(self, key: str, value: str, now: datetime) -> None:
+        await self.run(
+            "INSERT INTO bot_meta (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) "
+            "DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+            (key, value, to_ms(now)),
+        )
+
 
 class Store:
     """An open database. Use `await Store.open(path)`; close it with `await store.close()`."""

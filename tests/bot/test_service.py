@@ -132,7 +132,8 @@ async def test_join_rules(service: GameService, refused) -> None:
     await service.join(game.id, BOB, "Bob")
     game = await service.add_computer(game.id, HOST, "hard")
     assert [s.kind for s in game.seats] == ["human", "human", "computer"]
-    assert game.seats[2].level == "hard" and game.seats[2].name == "Computer 1"
+    assert game.seats[2].level == "hard"
+    assert game.seats[2].name.startswith("Bot ") and game.seats[2].name.endswith("(hard)")
     async with refused(LobbyFull, "3 players"):
         await service.join(game.id, CAROL, "Carol")
     async with refused(LobbyFull):
@@ -454,3 +455,20 @@ async def test_act_as_current_on_a_game_that_moved_on_is_outdated(
     await random_move(service, game.id, rng)
     async with refused(Outdated):
         await act_as_current(service, game, Undo())  # `game` is the stale version 0
+
+
+async def test_remembered_messages_and_meta(service: GameService) -> None:
+    game = await service.create_game(channel_id=1, host_id=HOST, host_name="Ann")
+    assert await service.message_ref(game.id, "lobby") is None
+    await service.remember_message(game.id, "lobby", 1, 100)
+    await service.remember_message(game.id, "lobby", 1, 101)  # a newer lobby message replaces it
+    assert await service.message_ref(game.id, "lobby") == (1, 101)
+    await service.forget_message(game.id, "lobby")
+    assert await service.message_ref(game.id, "lobby") is None
+    with pytest.raises(NoGameHere):
+        await service.remember_message(999, "lobby", 1, 5)
+
+    assert await service.meta("commands:global") is None
+    await service.set_meta("commands:global", "hash-1")
+    await service.set_meta("commands:global", "hash-2")
+    assert await service.meta("commands:global") == "hash-2"

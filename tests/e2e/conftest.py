@@ -76,3 +76,27 @@ def run_bot(
         return running_bot(sim, factory, **kwargs)
 
     return start
+
+
+# --- the real bot -------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "alhambra.sqlite3"
+
+
+@pytest.fixture
+def make_bot(db_path: Path) -> Callable[..., Callable[[], discord.Client]]:
+    """``make_bot(**kwargs)`` returns a factory of AlhambraBot on the test's database file.
+
+    Games get a fixed seed so the tests know the seating and the cards.
+    """
+    from bot.app import AlhambraBot
+    from bot.config import Settings
+
+    def factory(*, dev_guild: int | None = None, seed: int = 20240601, **kwargs: Any):
+        settings = Settings(token=None, db_path=str(db_path), dev_guild=dev_guild, log_level="INFO")
+        return lambda: AlhambraBot(settings, seed_source=lambda: seed, **kwargs)
+
+    return factory

@@ -1,0 +1,215 @@
+"""The real bot against the fake Discord: start-up, command sync, and the lobby.
+
+Everything goes through discord.py and the bot's own database file; assertions read what a
+player would see (channel messages, ephemeral replies, images) and what the database holds.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from fake_discord import MANAGE_GUILD, FakeDiscord
+
+LOBBY_COMMANDS = {"new", "join", "leave", "start", "status", "abandon", "rules"}
+
+
+def db_rows(db_path: Path) -> dict[str, list[tuple]]:
+    """Every game-related row, to prove a refused request wrote nothing."""
+    with sqlite3.connect(db_path) as conn:
+        return {
+            table: conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
+            for table in ("games", "seats", "actions", "game_messages")
+        }
+
+
+@pytest.fixture
+def table(sim: FakeDiscord):
+    """A server with a games channel and five members; the owner is `ann`."""
+    ann = sim.user("ann")
+    guild = sim.guild("Alhambra Club", owner=ann)
+    channel = sim.channel(guild, "alhambra")
+    users = {"ann": ann}
+    for name, locale in (("bob", "en-US"), ("cid", "ja"), ("dee", "pt-BR"), ("eve", "en-US")):
+        users[name] = sim.user(name, locale=locale)
+        sim.member(guild, users[name])
+    return guild, channel, users
+
+
+async def test_startup_syncs_the_commands_once(sim, run_bot, make_bot, table) -> None:
+    async with run_bot(make_bot()) as bot:
+        assert bot.synced
+    command = sim.synced_command("alhambra")
+    subcommands = {o["name"]: o for o in command["options"]}
+    assert set(subcommands) >= LOBBY_COMMANDS
+    assert command["description"].startswith("Play Alhambra")
+    assert command["contexts"] == [0] or command.get("dm_permission") is False
+    new = subcommands["new"]
+    assert new["description"] == "Open a new game of Alhambra in this channel"
+    assert new["description_localizations"]["ja"].startswith("このチャンネルで")
+    assert new["name_localizations"]["pt-BR"] == "novo"
+    holes = next(o for o in new["options"] if o["name"] == "holes")
+    assert [c["value"] for c in holes["choices"]] == ["classic", "strict"]
+    players = next(o for o in new["options"] if o["name"] == "max_players")
+    assert (players["min_value"], players["max_value"]) == (2, 6)
+    syncs = len(sim.sync_log)
+
+    # A restart with the same commands does not spend Discord's sync rate limit again.
+    async with run_bot(make_bot()) as bot:
+        assert not bot.synced
+    assert len(sim.sync_log) == syncs
+
+
+async def test_dev_guild_sync_goes_to_that_server(sim, run_bot, make_bot, table) -> None:
+    guild, _, _ = table
+    async with run_bot(make_bot(dev_guild=guild.id)):
+        pass
+    names = {c["name"] for c in sim.synced_commands(guild)}
+    assert "alhambra" in names
+
+
+async def test_a_lobby_gathers_players_and_starts(sim, run_bot, make_bot, table, db_path) -> None:
+    _, channel, u = table
+    async with run_bot(make_bot()):
+        opened = await sim.slash(u["ann"], "alhambra new", channel=channel, holes="strict")
+        lobby = opened.response
+        assert lobby is not None and not lobby.ephemeral
+        assert lobby.button_labels() == ["Join", "Leave", "Start"]
+        assert "strict" in opened.text and "ann" in opened.text
+
+        # by button
+        joined = await sim.click(u["bob"], lobby, "Join")
+        assert joined.callback_type == 7  # the lobby message itself is updated
+        assert "bob" in lobby.embed["fields"][0]["value"]
+        # by command: a private confirmation, and the lobby message is redrawn
+        by_command = await sim.slash(u["cid"], "alhambra join", channel=channel)
+        assert by_command.ephemeral and "参加しました" in by_command.content
+        await sim.wait_until(lambda: "cid" in lobby.embed["fields"][0]["value"])
+        # someone joins and leaves again
+        await sim.click(u["dee"], lobby, "Join")
+        await sim.click(u["dee"], lobby, "Leave")
+        assert "dee" not in lobby.embed["fields"][0]["value"]
+        assert lobby.embed["fields"][0]["name"] == "Players (3/6)"
+
+        started = await sim.click(u["ann"], lobby, "Start")
+        assert started.callback_type == 7
+        assert lobby.buttons() == []  # the lobby is closed for good
+        await started.wait_followups(1)
+        turn = started.followups[0]
+        assert not turn.ephemeral
+        assert "The game begins!" in turn.content and "it is your turn" in turn.content
+        image = turn.attachment("table.png").image()
+        assert image.width <= 1600 and image.height > 200
+
+    rows = db_rows(db_path)
+    assert [g[4] for g in rows["games"]] == ["active"]
+    assert len(rows["seats"]) == 3
+
+
+async def test_lobby_buttons_keep_working_after_a_restart(sim, run_bot, make_bot, table) -> None:
+    _, channel, u = table
+    async with run_bot(make_bot()):
+        lobby = (await sim.slash(u["ann"], "alhambra new", channel=channel)).response
+    async with run_bot(make_bot()):
+        await sim.click(u["bob"], lobby, "Join")
+        assert "bob" in lobby.embed["fields"][0]["value"]
+        started = await sim.click(u["ann"], lobby, "Start")
+        await started.wait_followups(1)
+        assert started.followups[0].attachment("table.png").is_png()
+
+
+async def test_bad_input_is_refused_and_changes_nothing(
+    sim, run_bot, make_bot, table, db_path
+) -> None:
+    guild, channel, u = table
+    other = sim.channel(guild, "elsewhere")
+    async with run_bot(make_bot()):
+        # commands in a channel with no game
+        for command in ("alhambra join", "alhambra leave", "alhambra start", "alhambra abandon"):
+            before = db_rows(db_path)
+            answer = await sim.slash(u["bob"], command, channel=other)
+            assert answer.ephemeral and "no Alhambra game" in answer.content
+            assert db_rows(db_path) == before
+
+        lobby = (await sim.slash(u["ann"], "alhambra new", channel=channel)).response
+        for name in ("bob", "cid", "dee", "eve"):
+            await sim.click(u[name], lobby, "Join")
+        before = db_rows(db_path)
+        # a second game in the same channel
+        again = await sim.slash(u["bob"], "alhambra new", channel=channel)
+        assert again.ephemeral and "already" in again.content
+        # a non-member clicking Leave
+        stranger = sim.user("fay")
+        sim.member(guild, stranger)
+        left = await sim.click(stranger, lobby, "Leave")
+        assert left.ephemeral and "not in this game" in left.content
+        # someone else than the host starting
+        not_host = await sim.click(u["bob"], lobby, "Start")
+        assert not_host.ephemeral and "host" in not_host.content
+        # an abandon by someone without the right
+        refused = await sim.slash(u["bob"], "alhambra abandon", channel=channel)
+        assert refused.ephemeral and "host or a server manager" in refused.content
+        assert db_rows(db_path) == before
+
+        # a seventh player (the table holds six)
+        sixth = sim.user("gus")
+        sim.member(guild, sixth)
+        await sim.click(sixth, lobby, "Join")
+        before = db_rows(db_path)
+        full = await sim.click(stranger, lobby, "Join")
+        assert full.ephemeral and "full" in full.content
+        assert db_rows(db_path) == before
+
+        started = await sim.slash(u["ann"], "alhambra start", channel=channel)
+        assert not started.ephemeral and "The game begins!" in started.text
+        # the bot remembers the turn message right after posting it
+        await sim.wait_until(lambda: len(db_rows(db_path)["game_messages"]) == 2)
+        before = db_rows(db_path)
+        # a second start of a running game
+        second = await sim.slash(u["ann"], "alhambra start", channel=channel)
+        assert second.ephemeral and "already started" in second.content
+        late_join = await sim.click(stranger, lobby, "Join") if lobby.buttons() else None
+        assert late_join is None  # the lobby lost its buttons when the game started
+        assert db_rows(db_path) == before
+
+
+async def test_status_rules_and_abandon(sim, run_bot, make_bot, table, db_path) -> None:
+    guild, channel, u = table
+    async with run_bot(make_bot()):
+        none = await sim.slash(u["bob"], "alhambra status", channel=channel)
+        assert none.ephemeral and "no game" in none.content
+        rules = await sim.slash(u["dee"], "alhambra rules", channel=channel)
+        assert rules.ephemeral and "Alhambra em poucas palavras" in rules.text
+
+        lobby = (await sim.slash(u["ann"], "alhambra new", channel=channel)).response
+        await sim.click(u["bob"], lobby, "Join")
+        status = await sim.slash(u["eve"], "alhambra status", channel=channel)
+        assert status.ephemeral and "bob" in status.text
+        await sim.click(u["ann"], lobby, "Start")
+        playing = await sim.slash(u["eve"], "alhambra status", channel=channel)
+        assert playing.ephemeral and "Turn 1" in playing.text
+        assert playing.messages[-1].attachment("table.png").is_png()
+
+        # a server manager who is not the host may abandon
+        manager = sim.user("mod")
+        sim.member(guild, manager, permissions=MANAGE_GUILD)
+        ended = await sim.slash(manager, "alhambra abandon", channel=channel)
+        assert not ended.ephemeral and "abandoned by mod" in ended.content
+        after = await sim.slash(u["bob"], "alhambra status", channel=channel)
+        assert "no game" in after.content
+    assert [g[4] for g in db_rows(db_path)["games"]] == ["abandoned"]
+
+
+async def test_a_failing_reply_does_not_lose_the_action(sim, run_bot, make_bot, table, db_path):
+    _, channel, u = table
+    async with run_bot(make_bot()):
+        lobby = (await sim.slash(u["ann"], "alhambra new", channel=channel)).response
+        sim.fail_next("callback", status=429, count=1)
+        joined = await sim.click(u["bob"], lobby, "Join")
+        assert joined.acknowledged
+        assert "bob" in lobby.embed["fields"][0]["value"]
+        sim.fail_next("edit_message", status=500, count=1)
+        await sim.slash(u["cid"], "alhambra join", channel=channel)
+        await sim.wait_until(lambda: "cid" in lobby.embed["fields"][0]["value"])
+    assert len(db_rows(db_path)["seats"]) == 3

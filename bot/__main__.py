@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -123,9 +125,19 @@ def _run(args: argparse.Namespace) -> int:
     settings = _settings()
     if settings is None:
         return 2
-    bot = AlhambraBot(settings)
+    token = settings.require_token()
+
+    async def serve() -> None:
+        bot = AlhambraBot(settings)
+        loop = asyncio.get_running_loop()
+        for signame in ("SIGTERM", "SIGINT"):  # docker stop, Ctrl-C: close the database cleanly
+            with contextlib.suppress(NotImplementedError, AttributeError):
+                loop.add_signal_handler(getattr(signal, signame), _closer(bot))
+        async with bot:
+            await bot.start(token)
+
     try:
-        bot.run(settings.require_token(), log_handler=None)
+        asyncio.run(serve())
     except discord.LoginFailure:
         print(REJECTED_TOKEN, file=sys.stderr)
         return 2
@@ -133,6 +145,14 @@ def _run(args: argparse.Namespace) -> int:
         print(f"alhambra-bot: {exc}", file=sys.stderr)
         return 2
     return 0
+
+
+def _closer(bot: discord.Client):
+    def close() -> None:
+        logging.getLogger("alhambra").info("shutting down")
+        asyncio.get_running_loop().create_task(bot.close())
+
+    return close
 
 
 def _sync(args: argparse.Namespace) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -61,3 +62,29 @@ async def test_sync_pushes_the_commands_and_exits(sim, tmp_path) -> None:
     assert code == 0, err
     assert "commands synced" in out
     assert sim.synced_command("alhambra")["name"] == "alhambra"
+
+
+async def test_the_bot_runs_and_shuts_down_cleanly_on_sigterm(sim, tmp_path) -> None:
+    db = tmp_path / "db.sqlite3"
+    script = (
+        "import sys, discord, discord.http, yarl\n"
+        f"discord.http.Route.BASE = {sim.api_base!r}\n"
+        f"discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL({sim.gateway_url!r})\n"
+        "from bot.__main__ import main\n"
+        "sys.exit(main([]))\n"
+    )
+    env = {**os.environ, "DISCORD_TOKEN": sim.token, "ALHAMBRA_DB": str(db)}
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", script, cwd=tmp_path, env=env, stderr=asyncio.subprocess.PIPE
+    )
+    try:
+        await sim.wait_until(lambda: sim.gateway.identifies, timeout=60)
+        identify = sim.gateway.identifies[-1]
+        assert identify["intents"] == 1  # GUILDS only: no message content, no members
+        await sim.wait_until(lambda: db.exists() and sim.sync_log, timeout=30)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, err = await asyncio.wait_for(proc.communicate(), 30)
+    assert proc.returncode == 0, err.decode()
+    assert "Traceback" not in err.decode()
+    assert not Path(f"{db}-wal").exists()  # the database was closed (and checkpointed)

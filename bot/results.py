@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from engine import Action, Event, Game, SeatView
+from engine import Action, Event, Game, SeatView, TurnEnded
 
 from .store import GameInfo, SeatInfo
 
@@ -32,6 +32,13 @@ class ActResult:
     #: the version now; the next move must expect it
     version: int
     state: Game = field(repr=False)
+    #: what the steps of this action's turn did (undone steps excluded); when the action ended
+    #: the turn, these are the steps of the turn that just ended
+    turn_events: tuple[Event, ...] = ()
+
+    @property
+    def turn_ended(self) -> bool:
+        return any(isinstance(e, TurnEnded) for e in self.events)
 
     @property
     def finished(self) -> bool:

@@ -34,6 +34,7 @@ from engine import (
     IllegalAction,
     Options,
     Skip,
+    TurnEnded,
     TurnStarted,
     Undo,
     action_from_dict,
@@ -310,6 +311,7 @@ class GameService:
             )
         assert snapshot is not None and player.seat is not None
         state = Game.from_json(snapshot)
+        steps_before = state.turn_events
         try:
             events = state.apply(move)
         except IllegalAction as exc:
@@ -343,7 +345,9 @@ class GameService:
             if any(isinstance(e, TurnStarted) for e in events)
             else game.turn_started_at,
         )
-        return ActResult(info, player, move, events, info.version, state)
+        ended = any(isinstance(e, TurnEnded) for e in events)
+        steps = steps_before if ended else state.turn_events
+        return ActResult(info, player, move, events, info.version, state, steps)
 
     # --- running games -------------------------------------------------------------------------
 
@@ -486,6 +490,7 @@ class GameService:
         locale: str | None = _UNSET,
         dm_on_turn: bool | None = None,
         dm_reminders: bool | None = None,
+        auto_end_turn: bool | None = None,
     ) -> UserSettings:
         """Change some of a user's preferences; `locale=None` goes back to Discord's language."""
         if locale is not _UNSET and locale is not None and not _LOCALE.match(locale):
@@ -497,6 +502,9 @@ class GameService:
                 locale=current.locale if locale is _UNSET else locale,
                 dm_on_turn=current.dm_on_turn if dm_on_turn is None else bool(dm_on_turn),
                 dm_reminders=current.dm_reminders if dm_reminders is None else bool(dm_reminders),
+                auto_end_turn=(
+                    current.auto_end_turn if auto_end_turn is None else bool(auto_end_turn)
+                ),
             )
             await tx.save_settings(changed, self._now())
             return changed

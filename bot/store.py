@@ -132,6 +132,8 @@ class UserSettings:
     locale: str | None = None
     dm_on_turn: bool = True
     dm_reminders: bool = True
+    #: end the turn by itself when nothing is left to decide (False: confirm, to keep undo)
+    auto_end_turn: bool = True
 
 
 _GAME_COLUMNS = (
@@ -479,24 +481,27 @@ class Tx:
 
     async def settings(self, user_id: int) -> UserSettings:
         row = await self.row(
-            "SELECT locale, dm_on_turn, dm_reminders FROM user_settings WHERE user_id = ?",
+            "SELECT locale, dm_on_turn, dm_reminders, auto_end_turn FROM user_settings "
+            "WHERE user_id = ?",
             (user_id,),
         )
         if row is None:
             return UserSettings(user_id)
-        return UserSettings(user_id, row[0], bool(row[1]), bool(row[2]))
+        return UserSettings(user_id, row[0], bool(row[1]), bool(row[2]), bool(row[3]))
 
     async def save_settings(self, settings: UserSettings, now: datetime) -> None:
         await self.run(
-            "INSERT INTO user_settings (user_id, locale, dm_on_turn, dm_reminders, updated_at) "
-            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale, "
-            "dm_on_turn = excluded.dm_on_turn, dm_reminders = excluded.dm_reminders, "
+            "INSERT INTO user_settings (user_id, locale, dm_on_turn, dm_reminders, auto_end_turn, "
+            "updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+            "locale = excluded.locale, dm_on_turn = excluded.dm_on_turn, "
+            "dm_reminders = excluded.dm_reminders, auto_end_turn = excluded.auto_end_turn, "
             "updated_at = excluded.updated_at",
             (
                 settings.user_id,
                 settings.locale,
                 int(settings.dm_on_turn),
                 int(settings.dm_reminders),
+                int(settings.auto_end_turn),
                 to_ms(now),
             ),
         )

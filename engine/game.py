@@ -99,6 +99,9 @@ def _money(cards: Iterable[int]) -> str:
 
 
 def _building(tile: int) -> str:
+    # Messages may name a tile id that came from a malformed action, so never index blindly.
+    if not isinstance(tile, int) or not 1 <= tile < len(TILES):
+        return f"tile {tile!r}"
     t = TILES[tile]
     assert t.building is not None
     return f"{t.building.label} ({t.cost})"
@@ -231,6 +234,7 @@ class Game:
         self._s: _State
         self._turn_start: _State | None = None
         self._turn_actions: list[Action] = []
+        self._turn_events: list[Event] = []
         self._setup_events: list[Event] = []
 
     # --- public reading -----------------------------------------------------------------------
@@ -344,6 +348,12 @@ class Game:
         """The steps of the current turn, which `Undo` can take back."""
         return tuple(self._turn_actions)
 
+    @property
+    def turn_events(self) -> tuple[Event, ...]:
+        """What the current turn's steps did so far (undone steps excluded): read it before
+        ending the turn to tell the table what happened."""
+        return tuple(self._turn_events)
+
     def setup_events(self) -> list[Event]:
         """The events of the setup: the starting hands, pool, market and the first turn."""
         return list(self._setup_events)
@@ -438,7 +448,10 @@ class Game:
         handler = _HANDLERS.get(type(action))
         if handler is None:
             raise IllegalAction(f"That is not an action this game understands: {action!r}")
-        return handler(self, action)
+        events = handler(self, action)
+        if type(action) in _STEPS:
+            self._turn_events.extend(events)
+        return events
 
     # Every handler checks everything first, then changes the state.
 
@@ -623,8 +636,9 @@ class Game:
         undone = self._turn_actions[-1]
         self._s = self._turn_start.copy()
         self._turn_actions = []
+        self._turn_events = []
         for step in steps:
-            _HANDLERS[type(step)](self, step)
+            self._turn_events.extend(_HANDLERS[type(step)](self, step))
         return [Undone(self._s.current, undone)]
 
     def _do_end_turn(self, a: EndTurn) -> list[Event]:
@@ -652,6 +666,7 @@ class Game:
             assert self._turn_start is not None
             self._s = self._turn_start.copy()
             self._turn_actions = []
+            self._turn_events = []
         s = self._s
         events: list[Event] = [Skipped(s.current)]
         for tile in list(s.pending):  # a skipped final placement puts the buildings in reserve
@@ -669,6 +684,7 @@ class Game:
         s.phase = "place" if final else "action"
         s.turn_no += 1
         self._turn_actions = []
+        self._turn_events = []
         self._turn_start = s.copy()
         return [TurnStarted(seat, final)]
 
@@ -798,6 +814,7 @@ class Game:
         s.final = False
         self._turn_start = None
         self._turn_actions = []
+        self._turn_events = []
         winners = tuple(seat for seat, r in enumerate(s.ranks) if r == 1)
         events.append(GameEnded(tuple(s.scores), tuple(s.ranks), winners))
         return events
@@ -820,6 +837,7 @@ class Game:
             "state": self._s.to_dict(),
             "turn_start": None if self._turn_start is None else self._turn_start.to_dict(),
             "turn_actions": [action_to_dict(a) for a in self._turn_actions],
+            "turn_events": [event_to_dict(e) for e in self._turn_events],
             "setup_events": [event_to_dict(e) for e in self._setup_events],
         }
 
@@ -837,6 +855,7 @@ class Game:
         ts = d["turn_start"]
         game._turn_start = None if ts is None else _State.from_dict(ts, options.holes)
         game._turn_actions = [action_from_dict(a) for a in d["turn_actions"]]
+        game._turn_events = [event_from_dict(e) for e in d.get("turn_events", ())]
         game._setup_events = [event_from_dict(e) for e in d["setup_events"]]
         return game
 
@@ -849,6 +868,7 @@ class Game:
         other._s = self._s.copy()
         other._turn_start = None if self._turn_start is None else self._turn_start.copy()
         other._turn_actions = list(self._turn_actions)
+        other._turn_events = list(self._turn_events)
         other._setup_events = self._setup_events
         return other
 
@@ -872,6 +892,10 @@ _HANDLERS: dict[type, Any] = {
     Skip: Game._do_skip,
 }
 assert set(REDESIGNS) <= set(_HANDLERS)
+#: The steps of a turn: what Undo takes back and `turn_events` reports.
+_STEPS = frozenset(
+    {TakeMoney, Buy, RemoveToReserve, PlaceFromReserve, Swap, Place, PlaceInReserve, GiveToDirk}
+)
 
 
 def new_game(players: int, seed: int, options: Options | None = None) -> Game:

@@ -182,10 +182,16 @@ def _seed_level_3(conn: sqlite3.Connection) -> dict[str, object]:
     return {}
 
 
+def _seed_level_4(conn: sqlite3.Connection) -> dict[str, object]:
+    conn.execute("INSERT INTO user_settings VALUES (2, NULL, 1, 0, 7000, 0)")
+    return {}
+
+
 SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
     1: _seed_level_1,
     2: _seed_level_2,
     3: _seed_level_3,
+    4: _seed_level_4,
 }
 
 

@@ -445,6 +445,10 @@ async def test_user_settings(service: GameService, refused) -> None:
     async with refused(InvalidRequest, "language code"):
         await service.update_settings(HOST, locale="Klingon!")
     assert (await service.update_settings(HOST, locale=None)).locale is None
+    assert (await service.settings(HOST)).auto_end_turn is True
+    confirm = await service.update_settings(HOST, auto_end_turn=False)
+    assert confirm.auto_end_turn is False and confirm.dm_on_turn is False
+    assert await service.settings(HOST) == confirm
 
 
 async def test_act_as_current_on_a_game_that_moved_on_is_outdated(

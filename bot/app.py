@@ -8,11 +8,12 @@ spend Discord's sync rate limit.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
-from collections.abc import Callable
-from typing import Literal
+from collections.abc import Callable, Coroutine
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -25,12 +26,20 @@ from .service import GameService
 from .store import Store
 from .translator import CatalogueTranslator
 from .ui.lobby import LobbyButton
+from .ui.panel import PanelButton, PanelSelect
 from .ui.respond import report
+from .ui.turn import BoardSelect, TurnButton
 
 log = logging.getLogger("alhambra")
 
 SyncMode = Literal["auto", "force", "never"]
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem], ...] = (LobbyButton,)
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem], ...] = (
+    LobbyButton,
+    TurnButton,
+    PanelButton,
+    PanelSelect,
+    BoardSelect,
+)
 
 
 def intents() -> discord.Intents:
@@ -58,6 +67,8 @@ class AlhambraBot(commands.Bot):
         self.store: Store | None = None
         self._service: GameService | None = None
         self.synced: bool = False
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._computer_locks: dict[int, asyncio.Lock] = {}
 
     @property
     def service(self) -> GameService:
@@ -75,8 +86,26 @@ class AlhambraBot(commands.Bot):
         if self.sync_mode != "never":
             self.synced = await sync_commands(self, force=self.sync_mode == "force")
 
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run background work (computer players' turns) that close() waits for."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    def computer_lock(self, game_id: int) -> asyncio.Lock:
+        """One driver of computer players per game at a time."""
+        return self._computer_locks.setdefault(game_id, asyncio.Lock())
+
+    async def idle(self) -> None:
+        """Wait until background work is done (tests, shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
     async def close(self) -> None:
         try:
+            if self._tasks:
+                await asyncio.wait(list(self._tasks), timeout=10)
             await super().close()
         finally:
             if self.store is not None:

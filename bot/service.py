@@ -420,6 +420,17 @@ class GameService:
         seat = mine.seat if mine is not None else None
         return ViewResult(game, seat, Game.from_json(snapshot).view(seat))
 
+    async def seat_view(self, game_id: int, seat: int) -> ViewResult:
+        """The view of one seat, for the computer player sitting there (never shown to users)."""
+        async with self.store.read() as tx:
+            game = await _need_game(tx, game_id)
+            snapshot = await tx.snapshot(game_id)
+        if snapshot is None:
+            raise GameNotStarted()
+        if game.at_seat(seat) is None:
+            raise InvalidRequest(f"This game has no seat {seat}.")
+        return ViewResult(game, seat, Game.from_json(snapshot).view(seat))
+
     async def log(self, game_id: int) -> GameLog:
         """Every action with the events it produced, rebuilt by replaying from the seed."""
         async with self.store.read() as tx:

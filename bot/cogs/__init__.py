@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from ..translator import T
 from .lobby import LobbyCommands
+from .play import PlayCommands
 
 if TYPE_CHECKING:
     from ..app import AlhambraBot
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 @app_commands.guild_only()
 class AlhambraCog(
     LobbyCommands,
+    PlayCommands,
     commands.GroupCog,
     group_name="alhambra",
     group_description=T("cmd.group.description"),

@@ -71,6 +71,9 @@ async def announce_start(
     )
     message = await interaction.followup.send(wait=True, **payload)  # type: ignore[arg-type]
     await bot.service.remember_message(game.id, "turn", message.channel.id, message.id)
+    from .play import play_computers
+
+    bot.spawn(play_computers(bot, game.id, locale))
 
 
 async def lobby_button_clicked(

@@ -86,6 +86,17 @@ class AlhambraBot(commands.Bot):
         if self.sync_mode != "never":
             self.synced = await sync_commands(self, force=self.sync_mode == "force")
 
+    async def on_ready(self) -> None:
+        """Computer players whose turn came while the bot was down play it now."""
+        from .cogs.play import play_computers
+
+        for game_id in await self.service.games_waiting_on_computers():
+            self.spawn(play_computers(self, game_id, await self.game_locale(game_id)))
+
+    async def game_locale(self, game_id: int) -> str:
+        """The language of a game's public messages: its server's, as seen when it was created."""
+        return await self.service.meta(f"locale:{game_id}") or "en"
+
     def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run background work (computer players' turns) that close() waits for."""
         task = asyncio.get_running_loop().create_task(coro)

@@ -409,6 +409,11 @@ class GameService:
         """Running games whose current decision is this user's, longest waiting first."""
         return [g for g in await self.my_games(user_id) if g.waiting]
 
+    async def games_waiting_on_computers(self) -> list[int]:
+        """Running games whose computer player is to move (to resume them after a restart)."""
+        async with self.store.read() as tx:
+            return await tx.games_waiting_on_computers()
+
     async def view(self, game_id: int, user_id: int | None) -> ViewResult:
         """What a user may see: their seat's view if they play, a spectator's otherwise."""
         async with self.store.read() as tx:

@@ -425,6 +425,15 @@ class Tx:
         )
         return [r[0] for r in rows]
 
+    async def games_waiting_on_computers(self) -> list[int]:
+        """Ids of running games whose current decision is a computer player's."""
+        rows = await self.rows(
+            "SELECT g.id FROM games g "
+            "JOIN seats s ON s.game_id = g.id AND s.seat = g.current_seat "
+            "WHERE s.kind = 'computer' AND g.status = 'active' ORDER BY g.id"
+        )
+        return [r[0] for r in rows]
+
     # --- timers --------------------------------------------------------------------------------
 
     async def insert_timer(

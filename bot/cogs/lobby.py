@@ -144,6 +144,7 @@ class LobbyCommands:
             )
             message = await interaction.original_response()
             await self.bot.service.remember_message(game.id, "lobby", channel_id, message.id)
+            await self.bot.service.set_meta(f"locale:{game.id}", locale)
 
     @app_commands.command(name=T("cmd.join.name"), description=T("cmd.join.description"))
     async def join(self, interaction: discord.Interaction) -> None:
@@ -165,6 +166,25 @@ class LobbyCommands:
             await refresh_lobby(
                 self.bot, game, channel_locale(interaction), "lobby.closed" if closed else None
             )
+
+    @app_commands.command(name=T("cmd.add_bot.name"), description=T("cmd.add_bot.description"))
+    @app_commands.describe(level=T("cmd.add_bot.level.description"))
+    @app_commands.choices(
+        level=[
+            app_commands.Choice(name=T(f"choice.level.{level}"), value=level)
+            for level in ("random", "easy", "normal", "hard")
+        ]
+    )
+    async def add_bot(self, interaction: discord.Interaction, level: str = "easy") -> None:
+        async with handling(interaction, "add-bot"):
+            game = await current_game(self.bot, interaction)
+            game = await self.bot.service.add_computer(game.id, interaction.user.id, level)
+            added = game.seats[-1].name
+            await interaction.response.send_message(
+                i18n.t(channel_locale(interaction), "reply.bot_added", name=added),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            await refresh_lobby(self.bot, game, channel_locale(interaction))
 
     @app_commands.command(name=T("cmd.start.name"), description=T("cmd.start.description"))
     async def start(self, interaction: discord.Interaction) -> None:

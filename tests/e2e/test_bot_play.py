@@ -1,0 +1,218 @@
+"""Playing in Discord: undo and confirm, restarts mid-turn, who may act, stale buttons,
+languages, computer players and several games at once."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from fake_discord import FakeDiscord
+from players import Table, play_to_the_end, stored_game
+
+from engine import TakeMoney
+
+
+def snapshot(db_path, game_id: int) -> tuple:
+    with sqlite3.connect(db_path) as conn:
+        game = conn.execute("SELECT version, snapshot FROM games WHERE id = ?", (game_id,)).fetchone()
+        actions = conn.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)).fetchone()
+    return game, actions
+
+
+async def new_table(sim: FakeDiscord, names: list[str], locales: dict[str, str] | None = None):
+    locales = locales or {}
+    users = [sim.user(n, locale=locales.get(n, "en-US")) for n in names]
+    guild = sim.guild("Club", owner=users[0])
+    for user in users[1:]:
+        sim.member(guild, user)
+    return guild, sim.channel(guild, "alhambra"), users
+
+
+async def start(sim: FakeDiscord, channel, users, holes: str = "classic"):
+    lobby = (await sim.slash(users[0], "alhambra new", channel=channel, holes=holes)).response
+    for user in users[1:]:
+        await sim.click(user, lobby, "Join")
+    started = await sim.click(users[0], lobby, "Start")
+    await started.wait_followups(1)
+    return started.followups[0]
+
+
+def current_user(db_path, channel, users):
+    game_id, game, seats = stored_game(db_path, channel.id)
+    by_id = {u.id: u for u in users}
+    return game_id, game, by_id[seats[game.current_seat]], [
+        u for u in users if u.id != seats[game.current_seat]
+    ]
+
+
+async def test_undo_and_confirm_the_turn(sim, run_bot, make_bot, db_path) -> None:
+    _, channel, users = await new_table(sim, ["ana", "bruno"])
+    async with run_bot(make_bot()):
+        for user in users:
+            saved = await sim.slash(user, "alhambra settings", channel=channel, auto_end_turn=False)
+            assert saved.ephemeral and "automatically: no" in saved.content
+        turn = await start(sim, channel, users)
+        game_id, game, player, _ = current_user(db_path, channel, users)
+        before = snapshot(db_path, game_id)
+
+        panel = (await sim.click(player, turn, "Take money")).response
+        assert panel.ephemeral and "Which money do you take?" in panel.content
+        options = panel.selects()[0]["options"]
+        assert len(options) == len([a for a in game.legal_actions() if isinstance(a, TakeMoney)])
+        edits = panel.edits
+        await sim.select(player, panel, panel.selects()[0]["custom_id"], [options[0]["value"]])
+        await sim.wait_until(lambda: panel.edits > edits)
+        assert panel.button_labels() == ["End turn", "Undo"]
+        assert "end your turn, or undo" in panel.content
+
+        edits = panel.edits
+        await sim.click(player, panel, "Undo")
+        await sim.wait_until(lambda: panel.edits > edits)
+        assert "Take money" in panel.button_labels()
+        _, undone, _ = stored_game(db_path, channel.id)
+        assert undone.pool == game.pool and undone.hand(game.current_seat) == game.hand(
+            game.current_seat
+        )
+        assert snapshot(db_path, game_id)[1][0] == before[1][0] + 2  # take and undo are logged
+
+        # take again and confirm: the turn passes, the old turn message loses its buttons
+        await sim.click(player, panel, "Take money")
+        edits = panel.edits
+        await sim.select(player, panel, panel.selects()[0]["custom_id"], [options[0]["value"]])
+        await sim.wait_until(lambda: panel.edits > edits)
+        edits = panel.edits
+        await sim.click(player, panel, "End turn")
+        await sim.wait_until(lambda: panel.edits > edits)
+        assert panel.content == "Your turn is over." and panel.buttons() == []
+        _, after, _ = stored_game(db_path, channel.id)
+        assert after.current_seat != game.current_seat
+        assert turn.buttons() == []
+        newest = sim.channel_messages(channel)[-1]
+        assert "took" in newest.content and "it is your turn" in newest.content
+
+
+async def test_buttons_work_after_a_restart_mid_turn(sim, run_bot, make_bot, db_path) -> None:
+    _, channel, users = await new_table(sim, ["ana", "bruno", "chiyo"])
+    async with run_bot(make_bot()):
+        for user in users:
+            await sim.slash(user, "alhambra settings", channel=channel, auto_end_turn=False)
+        turn = await start(sim, channel, users)
+        _, game, player, _ = current_user(db_path, channel, users)
+        panel = (await sim.click(player, turn, "Take money")).response
+        edits = panel.edits
+        first = panel.selects()[0]["options"][0]["value"]
+        await sim.select(player, panel, panel.selects()[0]["custom_id"], [first])
+        await sim.wait_until(lambda: panel.edits > edits)
+    async with run_bot(make_bot()):  # a new client on the same database
+        edits = panel.edits
+        await sim.click(player, panel, "End turn")
+        await sim.wait_until(lambda: panel.edits > edits)
+        _, after, _ = stored_game(db_path, channel.id)
+        assert after.current_seat == (game.current_seat + 1) % 3
+        newest = sim.channel_messages(channel)[-1]
+        await sim.click(
+            current_user(db_path, channel, users)[2], newest, "Show my hand"
+        )  # the new turn message works too
+
+
+async def test_only_the_player_to_move_acts_and_stale_buttons_change_nothing(
+    sim, run_bot, make_bot, db_path
+) -> None:
+    guild, channel, users = await new_table(sim, ["ana", "bruno", "chiyo"])
+    watcher = sim.user("watcher")
+    sim.member(guild, watcher)
+    async with run_bot(make_bot()):
+        turn = await start(sim, channel, users)
+        game_id, game, player, others = current_user(db_path, channel, users)
+        before = snapshot(db_path, game_id)
+
+        spectator = await sim.click(watcher, turn, "Take money")
+        assert spectator.ephemeral and "not playing" in spectator.content
+        wrong = await sim.click(others[0], turn, "Buy")
+        assert wrong.ephemeral and f"It is {player.name}'s turn" in wrong.content
+        typed = await sim.slash(others[0], "alhambra take", channel=channel, cards="CR1")
+        assert typed.ephemeral and "turn" in typed.content
+        # public information is open to everyone
+        board = await sim.click(watcher, turn, "Board")
+        assert board.ephemeral and board.response.selects()
+        assert snapshot(db_path, game_id) == before
+
+        # an illegal typed move is refused with the rule it breaks
+        refused = await sim.slash(player, "alhambra buy", channel=channel, slot=1, payment="DU9")
+        assert refused.ephemeral
+        assert "do not hold" in refused.content or "crowns only" in refused.content
+        assert snapshot(db_path, game_id) == before
+
+        # the player opens a panel, then plays by command: the panel is now outdated
+        panel = (await sim.click(player, turn, "Take money")).response
+        take = next(a for a in game.legal_actions() if isinstance(a, TakeMoney))
+        from bot.present import action_code
+
+        done = await sim.slash(player, "alhambra take", channel=channel, cards=action_code(take))
+        assert "Done" in done.content
+        await sim.wait_until(lambda: turn.buttons() == [])
+        after = snapshot(db_path, game_id)
+        stale = await sim.select(
+            player, panel, panel.selects()[0]["custom_id"], [panel.selects()[0]["options"][0]["value"]]
+        )
+        assert stale.ephemeral and ("no longer current" in stale.text or "turn" in stale.text)
+        # the old turn message has no buttons left; its last state cannot be clicked
+        assert snapshot(db_path, game_id) == after
+
+
+async def test_replies_follow_the_users_language(sim, run_bot, make_bot, db_path) -> None:
+    _, channel, users = await new_table(
+        sim, ["ana", "bruno", "chiyo"], locales={"bruno": "ja", "chiyo": "pt-BR"}
+    )
+    async with run_bot(make_bot()):
+        turn = await start(sim, channel, users)
+        _, _, player, others = current_user(db_path, channel, users)
+        for other in others:
+            answer = await sim.click(other, turn, "Take money")
+            if other.name == "bruno":
+                assert "番" in answer.content  # "it is X's turn" in Japanese
+            elif other.name == "chiyo":
+                assert "vez" in answer.content
+        if player.name != "ana":
+            panel = (await sim.click(player, turn, "Take money")).response
+            assert panel.content != "Which money do you take? One card of any value, or several adding up to at most 5."
+        rules = await sim.slash(users[1], "alhambra rules", channel=channel)
+        assert "アルハンブラ" in rules.text
+
+
+async def test_computer_players_play_their_turns(sim, run_bot, make_bot, db_path) -> None:
+    _, channel, users = await new_table(sim, ["ana"])
+    async with run_bot(make_bot()) as bot:
+        lobby = (await sim.slash(users[0], "alhambra new", channel=channel)).response
+        added = await sim.slash(users[0], "alhambra add-bot", channel=channel, level="easy")
+        assert "Bot " in added.content and "(easy)" in added.content
+        await sim.slash(users[0], "alhambra add-bot", channel=channel, level="random")
+        await sim.wait_until(lambda: "(random)" in lobby.embed["fields"][0]["value"])
+        started = await sim.click(users[0], lobby, "Start")
+        await started.wait_followups(1)
+        table = Table(sim, channel, db_path, {users[0].id: users[0]})
+        final = await play_to_the_end(table, bot)
+        await bot.idle()
+    assert final.is_over
+    computer_turns = [m for m in sim.channel_messages(channel) if "Bot " in m.content]
+    assert computer_turns, "the computer players' moves are announced"
+
+
+async def test_games_in_several_channels_and_threads_stay_apart(
+    sim, run_bot, make_bot, db_path
+) -> None:
+    guild, channel, users = await new_table(sim, ["ana", "bruno"])
+    thread = sim.thread(channel, "second table")
+    async with run_bot(make_bot()):
+        first = await start(sim, channel, users)
+        second = await start(sim, thread, list(reversed(users)))
+        id_one, game_one, player_one, _ = current_user(db_path, channel, users)
+        id_two, game_two, player_two, _ = current_user(db_path, thread, users)
+        assert id_one != id_two
+        take = next(a for a in game_two.legal_actions() if isinstance(a, TakeMoney))
+        from bot.present import action_code
+
+        done = await sim.slash(player_two, "alhambra take", channel=thread, cards=action_code(take))
+        assert "Done" in done.content
+        assert stored_game(db_path, channel.id)[1].to_json() == game_one.to_json()
+        assert stored_game(db_path, thread.id)[1].to_json() != game_two.to_json()
+        assert first.buttons() and second.buttons() == []

@@ -9,10 +9,11 @@ spend Discord's sync rate limit.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any, Literal
 
 import discord
@@ -68,6 +69,9 @@ class AlhambraBot(commands.Bot):
         self._service: GameService | None = None
         self.synced: bool = False
         self._tasks: set[asyncio.Task[None]] = set()
+        self._handling = 0
+        self._quiet = asyncio.Event()
+        self._quiet.set()
         self._computer_locks: dict[int, asyncio.Lock] = {}
 
     @property
@@ -104,6 +108,18 @@ class AlhambraBot(commands.Bot):
         task.add_done_callback(self._tasks.discard)
         return task
 
+    @contextlib.contextmanager
+    def handling(self) -> Iterator[None]:
+        """Counts interactions being handled, so shutdown lets them finish their writes."""
+        self._handling += 1
+        self._quiet.clear()
+        try:
+            yield
+        finally:
+            self._handling -= 1
+            if not self._handling:
+                self._quiet.set()
+
     def computer_lock(self, game_id: int) -> asyncio.Lock:
         """One driver of computer players per game at a time."""
         return self._computer_locks.setdefault(game_id, asyncio.Lock())
@@ -115,6 +131,8 @@ class AlhambraBot(commands.Bot):
 
     async def close(self) -> None:
         try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._quiet.wait(), timeout=10)
             if self._tasks:
                 await asyncio.wait(list(self._tasks), timeout=10)
             await super().close()

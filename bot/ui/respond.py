@@ -9,6 +9,7 @@ interaction records the command, game, latency and outcome (never the token or m
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -79,8 +80,11 @@ async def report(interaction: discord.Interaction, error: BaseException) -> str:
 async def handling(interaction: discord.Interaction, command: str) -> AsyncIterator[None]:
     started = time.perf_counter()
     outcome = "ok"
+    track = getattr(interaction.client, "handling", None)
+    busy = track() if track is not None else contextlib.nullcontext()
     try:
-        yield
+        with busy:
+            yield
     except Exception as exc:
         outcome = await report(interaction, exc)
     finally:

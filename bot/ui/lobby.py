@@ -35,7 +35,8 @@ def lobby_embed(game: GameInfo, locale: str) -> discord.Embed:
     lines = []
     for i, seat in enumerate(game.seats, 1):
         if seat.is_computer:
-            label = i18n.t(locale, "lobby.computer", name=seat.name, level=seat.level or "")
+            level = i18n.t(locale, f"choice.level.{seat.level}") if seat.level else ""
+            label = i18n.t(locale, "lobby.computer", name=seat.name, level=level)
         else:
             label = f"{seat.name} (<@{seat.user_id}>)"
         lines.append(f"{i}. {label}")

@@ -261,7 +261,9 @@ async def play_to_the_end(
         user = table.users.get(seats.get(seat))  # type: ignore[arg-type]
         if user is None:  # a computer player's turn: it plays by itself
             before = game.to_json()
-            await table.sim.wait_until(lambda: table.state()[1].to_json() != before, timeout=30)
+            await table.sim.wait_until(
+                lambda seen=before: table.state()[1].to_json() != seen, timeout=30
+            )
             continue
         action = table.choose(game)
         if undo_every and table.actions % undo_every == undo_every - 1 and game.turn_actions:

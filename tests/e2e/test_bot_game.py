@@ -28,8 +28,13 @@ def replayed(db_path, game_id: int):
     return replay(players, seed, Options.model_validate_json(options), actions)
 
 
-async def start_game(sim: FakeDiscord, channel, host, others, holes: str = "classic"):
-    lobby = (await sim.slash(host, "alhambra new", channel=channel, holes=holes)).response
+async def start_game(sim: FakeDiscord, channel, host, others, by: str = "buttons"):
+    lobby = (await sim.slash(host, "alhambra new", channel=channel)).response
+    if by == "commands":
+        for user in others:
+            await sim.slash(user, "alhambra join", channel=channel)
+        started = await sim.slash(host, "alhambra start", channel=channel)
+        return started.response
     for user in others:
         await sim.click(user, lobby, "Join")
     started = await sim.click(host, lobby, "Start")
@@ -46,7 +51,7 @@ async def test_a_complete_game(sim, run_bot, make_bot, db_path, players, by) -> 
         sim.member(guild, user)
     channel = sim.channel(guild, "alhambra")
     async with run_bot(make_bot()) as bot:
-        first = await start_game(sim, channel, users[0], users[1:])
+        first = await start_game(sim, channel, users[0], users[1:], by)
         assert first.attachment("table.png").is_png()
         table = Table(sim, channel, db_path, {u.id: u for u in users}, explore=0.15)
         final = await play_to_the_end(table, bot, by=by)
@@ -58,7 +63,9 @@ async def test_a_complete_game(sim, run_bot, make_bot, db_path, players, by) -> 
     results = [m for m in messages if "The game is over!" in m.content]
     assert len(results) == 1 and results[0].attachment("scores.png").is_png()
     winner = min(range(players), key=lambda s: (final.ranks[s], s))
-    assert "Winner:" in results[0].content
+    user_at = table.state()[2]
+    winner_name = next(u.name for u in users if u.id == user_at[winner])
+    assert f"Winner: {winner_name}" in results[0].content
     for message in messages:
         for attachment in message.attachments:
             assert attachment.image().width <= 1600

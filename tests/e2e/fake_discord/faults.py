@@ -51,8 +51,8 @@ class Fault:
     pattern: re.Pattern[str] = field(init=False)
 
     def __post_init__(self) -> None:
-        if self.status != 429 and not 500 <= self.status <= 599:
-            raise ValueError(f"fault status must be 429 or 5xx, not {self.status}")
+        if self.status not in (403, 429) and not 500 <= self.status <= 599:
+            raise ValueError(f"fault status must be 403, 429 or 5xx, not {self.status}")
         if self.remaining < 1:
             raise ValueError("count must be at least 1")
         self.method, self.pattern = _compile(self.route)
@@ -83,6 +83,13 @@ class Fault:
             if self.is_global:
                 headers["X-RateLimit-Global"] = "true"
             return web.Response(body=json.dumps(body).encode(), status=429, headers=headers)
+        if self.status == 403:  # the bot lost a permission in that channel
+            body = {"message": "Missing Permissions", "code": 50013}
+            return web.Response(
+                body=json.dumps(body).encode(),
+                status=403,
+                headers={"Content-Type": "application/json"},
+            )
         body = {"message": "500: Internal Server Error", "code": 0}
         return web.Response(
             body=json.dumps(body).encode(),

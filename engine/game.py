@@ -162,31 +162,32 @@ class _State:
         return o
 
     def to_dict(self) -> dict[str, Any]:
+        """Plain JSON data, sharing no list with the live state (callers may change it)."""
         return {
-            "hands": self.hands,
+            "hands": [list(h) for h in self.hands],
             "alhambras": [
                 sorted([x, y, t] for (x, y), t in a.tiles.items()) for a in self.alhambras
             ],
-            "reserves": self.reserves,
-            "scores": self.scores,
-            "deck": self.deck,
-            "discard": self.discard,
-            "pool": self.pool,
-            "market": self.market,
-            "supply": self.supply,
-            "dirk": self.dirk,
+            "reserves": [list(r) for r in self.reserves],
+            "scores": list(self.scores),
+            "deck": list(self.deck),
+            "discard": list(self.discard),
+            "pool": list(self.pool),
+            "market": list(self.market),
+            "supply": list(self.supply),
+            "dirk": None if self.dirk is None else list(self.dirk),
             "current": self.current,
             "phase": self.phase,
             "actions_done": self.actions_done,
-            "pending": self.pending,
+            "pending": list(self.pending),
             "final": self.final,
-            "final_queue": [[s, t] for s, t in self.final_queue],
-            "scoring_aside": self.scoring_aside,
+            "final_queue": [[s, list(t)] for s, t in self.final_queue],
+            "scoring_aside": list(self.scoring_aside),
             "rounds": [event_to_dict(r) for r in self.rounds],
             "reshuffles": self.reshuffles,
-            "ranks": self.ranks,
+            "ranks": None if self.ranks is None else list(self.ranks),
             "turn_no": self.turn_no,
-            "unclaimed": self.unclaimed,
+            "unclaimed": list(self.unclaimed),
         }
 
     @classmethod

@@ -413,3 +413,15 @@ def test_a_seat_view_shows_its_own_hand_and_only_sizes_of_the_rest():
     assert g.view(None).hand == ()
     with pytest.raises(ValueError):
         g.view(4)
+
+
+def test_a_snapshot_dict_shares_nothing_with_the_game() -> None:
+    from engine import new_game
+
+    game = new_game(3, 11)
+    before = game.to_json()
+    data = game.to_dict()
+    data["state"]["hands"][0].append(999)
+    data["state"]["pool"].clear()
+    data["state"]["deck"].pop()
+    assert game.to_json() == before

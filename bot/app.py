@@ -25,6 +25,7 @@ from .cogs import AlhambraCog
 from .config import Settings
 from .service import GameService
 from .store import Store
+from .timers import TimerDispatcher, bot_timers
 from .translator import CatalogueTranslator
 from .ui.lobby import LobbyButton
 from .ui.panel import PanelButton, PanelSelect
@@ -73,6 +74,8 @@ class AlhambraBot(commands.Bot):
         self._quiet = asyncio.Event()
         self._quiet.set()
         self._computer_locks: dict[int, asyncio.Lock] = {}
+        #: reminders and turn deadlines (bot/timers.py), running once the bot is set up
+        self.timers: TimerDispatcher | None = None
 
     @property
     def service(self) -> GameService:
@@ -87,6 +90,8 @@ class AlhambraBot(commands.Bot):
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         await self.add_cog(AlhambraCog(self))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.timers = bot_timers(self)
+        self.timers.start()
         if self.sync_mode != "never":
             self.synced = await sync_commands(self, force=self.sync_mode == "force")
 
@@ -131,6 +136,8 @@ class AlhambraBot(commands.Bot):
 
     async def close(self) -> None:
         try:
+            if self.timers is not None:
+                await self.timers.stop()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._quiet.wait(), timeout=10)
             if self._tasks:

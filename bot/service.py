@@ -21,9 +21,10 @@ import secrets
 import sqlite3
 import unicodedata
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import pydantic
 
@@ -61,7 +62,17 @@ from .errors import (
     Outdated,
 )
 from .results import ActResult, GameLog, LogEntry, MyGame, StartResult, ViewResult
-from .store import GameInfo, SeatInfo, Store, TimerKind, TimerRow, Tx, UserSettings
+from .store import (
+    DeadlineRules,
+    GameInfo,
+    NotifySettings,
+    SeatInfo,
+    Store,
+    TimerKind,
+    TimerRow,
+    Tx,
+    UserSettings,
+)
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 #: Computer player strengths (engine.ai); the service records them, the bot drives them.
@@ -552,6 +563,257 @@ class GameService:
         async with self.store.write() as tx:
             await tx.set_meta(key, value, self._now())
 
+    # --- asynchronous play: deadline rules, reminders, missed deadlines, votes -----------------
+
+    async def deadline_rules(self, game_id: int) -> DeadlineRules:
+        async with self.store.read() as tx:
+            rules = await tx.deadline_rules(game_id)
+        if rules is None:
+            raise NoGameHere("There is no such game.")
+        return rules
+
+    async def set_deadline_rules(self, game_id: int, user_id: int, rules: DeadlineRules) -> None:
+        """The host sets the turn deadline and its policies while the game gathers players."""
+        check_deadline_rules(rules)
+        async with self.store.write() as tx:
+            game = await _need_lobby(tx, game_id)
+            _need_host(game, user_id)
+            await tx.set_deadline_rules(game_id, rules, self._now())
+
+    async def notify_settings(self, user_id: int) -> NotifySettings:
+        async with self.store.read() as tx:
+            return await tx.notify_settings(user_id)
+
+    async def update_notify_settings(
+        self,
+        user_id: int,
+        *,
+        first_reminder_s: int | None = _UNSET,
+        repeat_reminder_s: int | None = _UNSET,
+        quiet_hours: tuple[int, int] | None = _UNSET,
+        time_zone: str | None = _UNSET,
+        vacation_until: datetime | None = _UNSET,
+    ) -> NotifySettings:
+        """Change some reminder preferences (None: back to the default). A user who changes
+        their settings is around: a DM that failed before is tried again."""
+        for label, value in (("first reminder", first_reminder_s), ("repeat", repeat_reminder_s)):
+            if (value is not _UNSET and value is not None) and (
+                not isinstance(value, int) or not 3600 <= value <= 14 * 86400
+            ):
+                raise InvalidRequest(f"The {label} must be between 1 hour and 14 days.")
+        if quiet_hours is not _UNSET and quiet_hours is not None:
+            start, end = quiet_hours
+            if not (0 <= start < 1440 and 0 <= end < 1440) or start == end:
+                raise InvalidRequest("Quiet hours need a start and a different end in one day.")
+        if time_zone is not _UNSET and time_zone is not None:
+            _need_time_zone(time_zone)
+        if vacation_until not in (_UNSET, None) and vacation_until.tzinfo is None:
+            raise InvalidRequest("A vacation end needs a time zone.")
+        async with self.store.write() as tx:
+            now = self._now()
+            current = await tx.notify_settings(user_id)
+            quiet = (
+                (current.quiet_start, current.quiet_end)
+                if quiet_hours is _UNSET
+                else (quiet_hours or (None, None))
+            )
+
+            def pick(new: Any, old: Any) -> Any:
+                return old if new is _UNSET else new
+
+            changed = replace(
+                current,
+                first_reminder_s=pick(first_reminder_s, current.first_reminder_s),
+                repeat_reminder_s=pick(repeat_reminder_s, current.repeat_reminder_s),
+                quiet_start=quiet[0],
+                quiet_end=quiet[1],
+                time_zone=pick(time_zone, current.time_zone),
+                vacation_until=pick(vacation_until, current.vacation_until),
+                dm_blocked_at=None,
+            )
+            await tx.save_notify_settings(changed, now)
+            return changed
+
+    async def note_dm_blocked(self, user_id: int, blocked: bool = True) -> None:
+        """Remember that the user refuses DMs (or that a DM went through again)."""
+        async with self.store.write() as tx:
+            current = await tx.notify_settings(user_id)
+            when = self._now() if blocked else None
+            if current.dm_blocked_at != when:
+                await tx.save_notify_settings(replace(current, dm_blocked_at=when), self._now())
+
+    async def note_reminded(self, user_id: int) -> None:
+        async with self.store.write() as tx:
+            current = await tx.notify_settings(user_id)
+            now = self._now()
+            await tx.save_notify_settings(
+                replace(current, last_reminder_at=now, dm_blocked_at=None), now
+            )
+
+    async def set_turn_timers(
+        self,
+        game_id: int,
+        timers: list[tuple[TimerKind, datetime, int | None]],
+        kinds: tuple[TimerKind, ...] = ("reminder", "deadline"),
+    ) -> list[int]:
+        """Replace a running game's timers of `kinds` by `timers` (kind, due, seat) in one
+        transaction; a game that is over keeps none."""
+        async with self.store.write() as tx:
+            game = await _need_game(tx, game_id)
+            await tx.delete_timers_of(game_id, kinds)
+            if game.status != "active":
+                return []
+            now = self._now()
+            return [
+                await tx.insert_timer(
+                    game_id, kind=kind, due_at=due, seat=seat, version=game.version, now=now
+                )
+                for kind, due, seat in timers
+                if kind in kinds
+            ]
+
+    async def timers_of(self, game_id: int) -> list[TimerRow]:
+        async with self.store.read() as tx:
+            return await tx.timers_of(game_id)
+
+    async def games_waiting_on_humans(self) -> list[int]:
+        async with self.store.read() as tx:
+            return await tx.active_games_waiting_on_humans()
+
+    async def nudge_once(self, game_id: int, seat: int, turn_key: int) -> bool:
+        """True the first time it is asked for this turn of this seat, False afterwards."""
+        async with self.store.write() as tx:
+            return await tx.add_nudge(game_id, seat, turn_key, self._now())
+
+    async def last_action_at(self, game_id: int, user_id: int) -> datetime | None:
+        async with self.store.read() as tx:
+            last = await tx.last_action_by(game_id, user_id)
+        return None if last is None else last[1]
+
+    async def record_missed_deadline(self, game_id: int, seat: int) -> int:
+        """Count a missed turn deadline; returns how many in a row that seat has missed (a
+        move the player made themself since the last miss starts the count again)."""
+        async with self.store.write() as tx:
+            game = await _need_game(tx, game_id)
+            player = game.at_seat(seat)
+            if player is None or player.user_id is None:
+                raise InvalidRequest(f"Seat {seat} is not a human player's.")
+            previous = await tx.missed_streak(game_id, seat)
+            streak = 1
+            if previous is not None:
+                last = await tx.last_action_by(game_id, player.user_id)
+                streak = 1 if last is not None and last[0] > previous[1] else previous[0] + 1
+            await tx.set_missed_streak(game_id, seat, streak, game.version, self._now())
+            return streak
+
+    async def act_for_timeout(
+        self, game_id: int, seat: int, action: Action | dict[str, Any], expected_version: int
+    ) -> ActResult:
+        """A move made for a human seat whose turn deadline passed: a computer player's
+        decision, or `Skip`. Logged without a user, so it never counts as the player's own."""
+        move = parse_action(action)
+        async with self.store.read() as tx:
+            game = await _need_game(tx, game_id)
+            snapshot = await tx.snapshot(game_id)
+        if game.status == "lobby":
+            raise GameNotStarted()
+        if game.status != "active":
+            raise GameOver(_over_message(game))
+        player = game.at_seat(seat)
+        if player is None or player.is_computer:
+            raise NotAPlayer(f"Seat {seat} is not a human player's.")
+        if expected_version != game.version:
+            raise Outdated()
+        if game.current_seat != seat:
+            raise NotYourTurn()
+        assert snapshot is not None
+        state = Game.from_json(snapshot)
+        steps_before = state.turn_events
+        try:
+            events = state.apply(move)
+        except IllegalAction as exc:
+            raise IllegalMove(str(exc)) from None
+        started = any(isinstance(e, TurnStarted) for e in events)
+        async with self.store.write() as tx:
+            saved = await tx.save_action(
+                game_id,
+                expected_version=expected_version,
+                seat=seat,
+                user_id=None,
+                action=action_to_json(move),
+                snapshot=state.to_json(),
+                current_seat=state.current_seat,
+                finished=state.is_over,
+                turn_started=started,
+                now=self._now(),
+            )
+            if not saved:
+                raise Outdated()
+            info = await _need_game(tx, game_id)
+        ended = any(isinstance(e, TurnEnded) for e in events)
+        steps = steps_before if ended else state.turn_events
+        return ActResult(info, player, move, events, info.version, state, steps)
+
+    async def hand_over(self, game_id: int, seat: int, level: str = "normal") -> GameInfo:
+        """A computer player takes a silent human's seat for the rest of the game (missed
+        deadlines): no permission check, the bot itself decides."""
+        _need_level(level)
+        async with self.store.write() as tx:
+            game = await _need_game(tx, game_id)
+            if game.status != "active":
+                raise GameOver(_over_message(game)) if not game.is_open else GameNotStarted()
+            target = game.at_seat(seat)
+            if target is None or target.is_computer:
+                raise InvalidRequest(f"Seat {seat} is not a human player's.")
+            await tx.replace_by_computer(game_id, target.join_order, level, self._now())
+            await tx.clear_votes(game_id, seat)
+            await tx.delete_timers_of(game_id, ("reminder", "deadline"))
+            return await _need_game(tx, game_id)
+
+    async def vote(
+        self, game_id: int, user_id: int, motion: str, target_seat: int | None = None
+    ) -> VoteOutcome:
+        """A player's vote to abandon the game or to hand a silent player's seat to a computer
+        player. A majority of the human players (for a hand-over: of the others) decides, and
+        the winning vote takes effect in the same transaction."""
+        if motion not in ("abandon", "hand_over"):
+            raise InvalidRequest(f"Unknown vote {motion!r}: abandon or hand_over.")
+        async with self.store.write() as tx:
+            game = await _need_game(tx, game_id)
+            if game.status == "lobby":
+                raise GameNotStarted("Votes are held in a running game.")
+            if game.status != "active":
+                raise GameOver(_over_message(game))
+            voter = game.seat_of(user_id)
+            if voter is None:
+                raise NotAPlayer()
+            humans = [s for s in game.seats if not s.is_computer]
+            target: SeatInfo | None = None
+            if motion == "hand_over":
+                target = game.at_seat(target_seat) if isinstance(target_seat, int) else None
+                if target is None or target.is_computer:
+                    raise InvalidRequest("Name a human player of this game.")
+                if target.user_id == user_id:
+                    raise InvalidRequest("You cannot vote on your own seat.")
+                humans = [s for s in humans if s is not target]
+            key = -1 if target is None or target.seat is None else target.seat
+            electorate = {s.user_id for s in humans}
+            needed = len(electorate) // 2 + 1
+            if not await tx.add_vote(game_id, motion, key, user_id, self._now()):
+                raise AlreadyVoted()
+            votes = [v for v in await tx.voters(game_id, motion, key) if v in electorate]
+            passed = len(votes) >= needed
+            if passed and target is None:
+                await tx.end_game(game_id, "abandoned", self._now())
+                await tx.clear_votes(game_id)
+            elif passed and target is not None:
+                await tx.replace_by_computer(game_id, target.join_order, "normal", self._now())
+                await tx.clear_votes(game_id, key)
+                await tx.delete_timers_of(game_id, ("reminder", "deadline"))
+            return VoteOutcome(
+                await _need_game(tx, game_id), motion, target, len(votes), needed, passed
+            )
+
 
 # --- checks shared by the use cases ------------------------------------------------------------
 
@@ -606,3 +868,50 @@ def _over_message(game: GameInfo) -> str:
 def host_seat(game: GameInfo) -> SeatInfo | None:
     """The host's place at the table (None if they left it to a computer player)."""
     return game.seat_of(game.host_id)
+
+
+# --- asynchronous play (issue 8) ------------------------------------------------------------------
+
+DEADLINE_POLICIES: tuple[str, ...] = ("computer", "skip", "wait")
+VACATION_POLICIES: tuple[str, ...] = ("pause", "continue")
+
+
+class AlreadyVoted(InvalidRequest):
+    code = "already_voted"
+    default = "You have already voted for that."
+
+
+@dataclass(frozen=True)
+class VoteOutcome:
+    game: GameInfo
+    motion: str
+    #: the seat a hand-over vote is about (None for abandon)
+    target: SeatInfo | None
+    votes: int
+    needed: int
+    passed: bool
+
+
+def check_deadline_rules(rules: DeadlineRules) -> None:
+    """Refuse deadline rules a game cannot run with, naming the problem."""
+    if rules.turn_deadline_s is not None and (
+        not isinstance(rules.turn_deadline_s, int) or rules.turn_deadline_s < 3600
+    ):
+        raise InvalidRequest("A turn deadline must be at least one hour.")
+    if rules.policy not in DEADLINE_POLICIES:
+        raise InvalidRequest(f"Unknown deadline policy {rules.policy!r}.")
+    if rules.vacation_policy not in VACATION_POLICIES:
+        raise InvalidRequest(f"Unknown vacation policy {rules.vacation_policy!r}.")
+    if rules.missed_limit is not None and (
+        not isinstance(rules.missed_limit, int) or not 1 <= rules.missed_limit <= 20
+    ):
+        raise InvalidRequest("The number of missed deadlines must be between 1 and 20.")
+
+
+def _need_time_zone(name: str) -> None:
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise InvalidRequest(
+            f"{name!r} is not a time zone: use a name such as Europe/Lisbon or Asia/Tokyo."
+        ) from None

@@ -549,6 +549,166 @@ class Tx:
             (key, value, to_ms(now)),
         )
 
+    # --- asynchronous play: deadline rules, reminders, missed deadlines, votes ------------------
+
+    async def deadline_rules(self, game_id: int) -> DeadlineRules | None:
+        row = await self.row(
+            "SELECT turn_deadline_s, deadline_policy, missed_limit, vacation_policy FROM games "
+            "WHERE id = ?",
+            (game_id,),
+        )
+        return None if row is None else DeadlineRules(row[0], row[1], row[2], row[3])
+
+    async def set_deadline_rules(self, game_id: int, rules: DeadlineRules, now: datetime) -> None:
+        await self.run(
+            "UPDATE games SET turn_deadline_s = ?, deadline_policy = ?, missed_limit = ?, "
+            "vacation_policy = ?, updated_at = ? WHERE id = ?",
+            (
+                rules.turn_deadline_s,
+                rules.policy,
+                rules.missed_limit,
+                rules.vacation_policy,
+                to_ms(now),
+                game_id,
+            ),
+        )
+
+    async def notify_settings(self, user_id: int) -> NotifySettings:
+        row = await self.row(
+            "SELECT first_reminder_s, repeat_reminder_s, quiet_start, quiet_end, time_zone, "
+            "vacation_until, dm_blocked_at, last_reminder_at FROM notify_settings "
+            "WHERE user_id = ?",
+            (user_id,),
+        )
+        if row is None:
+            return NotifySettings(user_id)
+        return NotifySettings(
+            user_id,
+            first_reminder_s=row[0],
+            repeat_reminder_s=row[1],
+            quiet_start=row[2],
+            quiet_end=row[3],
+            time_zone=row[4],
+            vacation_until=from_ms(row[5]),
+            dm_blocked_at=from_ms(row[6]),
+            last_reminder_at=from_ms(row[7]),
+        )
+
+    async def save_notify_settings(self, settings: NotifySettings, now: datetime) -> None:
+        def ms(when: datetime | None) -> int | None:
+            return None if when is None else to_ms(when)
+
+        await self.run(
+            "INSERT OR REPLACE INTO notify_settings (user_id, first_reminder_s, "
+            "repeat_reminder_s, quiet_start, quiet_end, time_zone, vacation_until, "
+            "dm_blocked_at, last_reminder_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                settings.user_id,
+                settings.first_reminder_s,
+                settings.repeat_reminder_s,
+                settings.quiet_start,
+                settings.quiet_end,
+                settings.time_zone,
+                ms(settings.vacation_until),
+                ms(settings.dm_blocked_at),
+                ms(settings.last_reminder_at),
+                to_ms(now),
+            ),
+        )
+
+    async def timers_of(self, game_id: int) -> list[TimerRow]:
+        rows = await self.rows(
+            "SELECT id, game_id, kind, seat, version, due_at, created_at FROM timers "
+            "WHERE game_id = ? ORDER BY due_at, id",
+            (game_id,),
+        )
+        out = []
+        for r in rows:
+            due, created = from_ms(r[5]), from_ms(r[6])
+            assert due is not None and created is not None
+            out.append(TimerRow(r[0], r[1], r[2], r[3], r[4], due, created))
+        return out
+
+    async def delete_timers_of(self, game_id: int, kinds: Iterable[TimerKind]) -> int:
+        wanted = tuple(kinds)
+        marks = ", ".join("?" for _ in wanted)
+        return await self.run(
+            f"DELETE FROM timers WHERE game_id = ? AND kind IN ({marks})", (game_id, *wanted)
+        )
+
+    async def active_games_waiting_on_humans(self) -> list[int]:
+        """Ids of running games whose current decision is a human player's."""
+        rows = await self.rows(
+            "SELECT g.id FROM games g "
+            "JOIN seats s ON s.game_id = g.id AND s.seat = g.current_seat "
+            "WHERE s.kind = 'human' AND g.status = 'active' ORDER BY g.id"
+        )
+        return [r[0] for r in rows]
+
+    async def add_nudge(self, game_id: int, seat: int, turn_key: int, now: datetime) -> bool:
+        """Remember a channel mention for this turn; False if there already was one."""
+        return (
+            await self.run(
+                "INSERT OR IGNORE INTO channel_nudges (game_id, seat, turn_version, created_at) "
+                "VALUES (?, ?, ?, ?)",
+                (game_id, seat, turn_key, to_ms(now)),
+            )
+            == 1
+        )
+
+    async def missed_streak(self, game_id: int, seat: int) -> tuple[int, int] | None:
+        row = await self.row(
+            "SELECT streak, last_version FROM missed_deadlines WHERE game_id = ? AND seat = ?",
+            (game_id, seat),
+        )
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    async def set_missed_streak(
+        self, game_id: int, seat: int, streak: int, last_version: int, now: datetime
+    ) -> None:
+        await self.run(
+            "INSERT OR REPLACE INTO missed_deadlines (game_id, seat, streak, last_version, "
+            "updated_at) VALUES (?, ?, ?, ?, ?)",
+            (game_id, seat, streak, last_version, to_ms(now)),
+        )
+
+    async def last_action_by(self, game_id: int, user_id: int) -> tuple[int, datetime] | None:
+        """(seq, time) of the user's latest own action in a game."""
+        row = await self.row(
+            "SELECT seq, created_at FROM actions WHERE game_id = ? AND user_id = ? "
+            "ORDER BY seq DESC LIMIT 1",
+            (game_id, user_id),
+        )
+        return None if row is None else (int(row[0]), from_ms(row[1]))  # type: ignore[return-value]
+
+    async def add_vote(
+        self, game_id: int, motion: str, target_seat: int, voter_id: int, now: datetime
+    ) -> bool:
+        return (
+            await self.run(
+                "INSERT OR IGNORE INTO votes (game_id, motion, target_seat, voter_id, created_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (game_id, motion, target_seat, voter_id, to_ms(now)),
+            )
+            == 1
+        )
+
+    async def voters(self, game_id: int, motion: str, target_seat: int) -> list[int]:
+        rows = await self.rows(
+            "SELECT voter_id FROM votes WHERE game_id = ? AND motion = ? AND target_seat = ? "
+            "ORDER BY created_at, voter_id",
+            (game_id, motion, target_seat),
+        )
+        return [int(r[0]) for r in rows]
+
+    async def clear_votes(self, game_id: int, target_seat: int | None = None) -> None:
+        if target_seat is None:
+            await self.run("DELETE FROM votes WHERE game_id = ?", (game_id,))
+        else:
+            await self.run(
+                "DELETE FROM votes WHERE game_id = ? AND target_seat = ?", (game_id, target_seat)
+            )
+
 
 class Store:
     """An open database. Use `await Store.open(path)`; close it with `await store.close()`."""
@@ -621,3 +781,40 @@ class Store:
             finally:
                 if self.conn.in_transaction:
                     await self.conn.execute("COMMIT")
+
+
+# --- asynchronous play (issue 8) ------------------------------------------------------------------
+
+DeadlinePolicy = Literal["computer", "skip", "wait"]
+VacationPolicy = Literal["pause", "continue"]
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineRules:
+    """A game's turn deadline (None: no deadline) and what happens around it."""
+
+    turn_deadline_s: int | None = None
+    #: when the deadline passes: a computer player plays the turn, it is skipped, or nothing
+    policy: DeadlinePolicy = "computer"
+    #: consecutive missed deadlines before the seat goes to a computer player (None: never)
+    missed_limit: int | None = 3
+    #: whether a player's vacation pauses the deadline of their turns
+    vacation_policy: VacationPolicy = "pause"
+
+
+@dataclass(frozen=True, slots=True)
+class NotifySettings:
+    """A user's reminder preferences (None: the default) and what the bot last sent them."""
+
+    user_id: int
+    first_reminder_s: int | None = None
+    repeat_reminder_s: int | None = None
+    #: quiet hours as minutes after midnight in `time_zone`; both set or both None
+    quiet_start: int | None = None
+    quiet_end: int | None = None
+    #: an IANA zone name such as "Asia/Tokyo"; None: UTC
+    time_zone: str | None = None
+    vacation_until: datetime | None = None
+    #: when a DM last failed because the user does not accept DMs from the bot
+    dm_blocked_at: datetime | None = None
+    last_reminder_at: datetime | None = None

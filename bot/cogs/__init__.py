@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from ..translator import T
+from .asynchronous import AsyncCommands
 from .lobby import LobbyCommands
 from .play import PlayCommands
 
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 class AlhambraCog(
     LobbyCommands,
     PlayCommands,
+    AsyncCommands,
     commands.GroupCog,
     group_name="alhambra",
     group_description=T("cmd.group.description"),

@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from .. import i18n
+from .. import i18n, notify
 from ..errors import NoGameHere, ServiceError
-from ..store import GameInfo
+from ..service import check_deadline_rules
+from ..store import DeadlineRules, GameInfo
 from ..translator import T
 from ..ui.lobby import LobbyOp, closed_embed, lobby_embed, lobby_view
 from ..ui.respond import channel_locale, handling, reply, user_locale
@@ -73,6 +74,7 @@ async def announce_start(
     await bot.service.remember_message(game.id, "turn", message.channel.id, message.id)
     from .play import play_computers
 
+    await notify.turn_started(bot, game.id, locale)  # timers for the first turn, the player's DM
     bot.spawn(play_computers(bot, game.id, locale))
 
 
@@ -111,21 +113,49 @@ class LobbyCommands:
 
     @app_commands.command(name=T("cmd.new.name"), description=T("cmd.new.description"))
     @app_commands.describe(
-        holes=T("cmd.new.holes.description"), max_players=T("cmd.new.max_players.description")
+        holes=T("cmd.new.holes.description"),
+        max_players=T("cmd.new.max_players.description"),
+        deadline=T("cmd.new.deadline.description"),
+        deadline_policy=T("cmd.new.deadline_policy.description"),
+        missed_deadlines=T("cmd.new.missed_deadlines.description"),
+        vacation=T("cmd.new.vacation.description"),
     )
     @app_commands.choices(
         holes=[
             app_commands.Choice(name=T("choice.holes.classic"), value="classic"),
             app_commands.Choice(name=T("choice.holes.strict"), value="strict"),
-        ]
+        ],
+        deadline=[
+            app_commands.Choice(name=T(f"choice.deadline.{hours}"), value=hours)
+            for hours in (0, 24, 48, 72, 168)
+        ],
+        deadline_policy=[
+            app_commands.Choice(name=T(f"choice.policy.{policy}"), value=policy)
+            for policy in ("computer", "skip", "wait")
+        ],
+        vacation=[
+            app_commands.Choice(name=T(f"choice.vacation.{policy}"), value=policy)
+            for policy in ("pause", "continue")
+        ],
     )
     async def new(
         self,
         interaction: discord.Interaction,
         holes: str = "classic",
         max_players: app_commands.Range[int, 2, 6] = 6,
+        deadline: int = 0,
+        deadline_policy: str = "computer",
+        missed_deadlines: app_commands.Range[int, 0, 20] = 3,
+        vacation: str = "pause",
     ) -> None:
         async with handling(interaction, "new"):
+            rules = DeadlineRules(
+                turn_deadline_s=deadline * 3600 or None,
+                policy=deadline_policy,  # type: ignore[arg-type]
+                missed_limit=missed_deadlines or None,
+                vacation_policy=vacation,  # type: ignore[arg-type]
+            )
+            check_deadline_rules(rules)  # before anything is created
             channel_id = channel_id_of(interaction)
             game = await self.bot.service.create_game(
                 channel_id=channel_id,
@@ -136,6 +166,8 @@ class LobbyCommands:
                 max_players=max_players,
             )
             interaction.extras["game_id"] = game.id
+            if rules != DeadlineRules():
+                await self.bot.service.set_deadline_rules(game.id, interaction.user.id, rules)
             locale = channel_locale(interaction)
             await interaction.response.send_message(
                 embed=lobby_embed(game, locale),

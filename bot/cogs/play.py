@@ -36,7 +36,7 @@ from engine import (
     Undone,
 )
 
-from .. import i18n
+from .. import i18n, notify
 from ..computer import play_computer_step
 from ..errors import GameOver, InvalidRequest, NotAPlayer, NotYourTurn, Outdated, ServiceError
 from ..present import (
@@ -57,6 +57,7 @@ from ..translator import T
 from ..ui.panel import panel_message
 from ..ui.respond import channel_locale, handling, reply, user_locale
 from ..ui.turn import BoardSelect, names_by_seat, scores_file, table_file, turn_message
+from .asynchronous import save_settings, time_zone_choices
 from .lobby import current_game
 
 if TYPE_CHECKING:
@@ -159,8 +160,9 @@ async def announce_turn(
         payload = await turn_message(game, state, locale, intro="\n".join(summary) or None)
         message = await channel.send(**payload)  # type: ignore[arg-type]
         await bot.service.remember_message(game.id, "turn", game.channel_id, message.id)
-    if previous is not None:
-        await _retire(bot, previous)
+    if previous is not None:  # cosmetic, and Discord may retry it for seconds: in the background
+        bot.spawn(_retire(bot, previous))
+    await notify.turn_started(bot, game.id, locale)  # timers for the new turn, the player's DM
 
 
 async def _retire(bot: AlhambraBot, ref: tuple[int, int]) -> None:
@@ -646,17 +648,44 @@ class PlayCommands:
             await reply(interaction, file=await scores_file(result.view, names))
 
     @app_commands.command(name=T("cmd.settings.name"), description=T("cmd.settings.description"))
-    @app_commands.describe(auto_end_turn=T("cmd.settings.auto_end_turn.description"))
+    @app_commands.describe(
+        auto_end_turn=T("cmd.settings.auto_end_turn.description"),
+        dms=T("cmd.settings.dms.description"),
+        first_reminder=T("cmd.settings.first_reminder.description"),
+        repeat=T("cmd.settings.repeat.description"),
+        quiet_hours=T("cmd.settings.quiet_hours.description"),
+        timezone=T("cmd.settings.timezone.description"),
+        vacation_until=T("cmd.settings.vacation_until.description"),
+    )
     async def settings(
-        self, interaction: discord.Interaction, auto_end_turn: bool | None = None
+        self,
+        interaction: discord.Interaction,
+        auto_end_turn: bool | None = None,
+        dms: bool | None = None,
+        first_reminder: app_commands.Range[int, 1, 336] | None = None,
+        repeat: app_commands.Range[int, 1, 336] | None = None,
+        quiet_hours: str | None = None,
+        timezone: str | None = None,
+        vacation_until: str | None = None,
     ) -> None:
+        """Turn and reminder preferences (the reminder part: bot/cogs/asynchronous.py)."""
         async with handling(interaction, "settings"):
-            locale = user_locale(interaction)
-            saved = await self.bot.service.update_settings(
-                interaction.user.id, auto_end_turn=auto_end_turn
+            text = await save_settings(
+                self.bot,
+                interaction,
+                auto_end_turn=auto_end_turn,
+                dms=dms,
+                first_reminder=first_reminder,
+                repeat=repeat,
+                quiet_hours=quiet_hours,
+                timezone=timezone,
+                vacation_until=vacation_until,
             )
-            word = i18n.t(locale, "word.yes" if saved.auto_end_turn else "word.no")
-            await reply(interaction, i18n.t(locale, "reply.settings", auto=word))
+            await reply(interaction, text)
+
+    @settings.autocomplete("timezone")
+    async def _settings_timezone(self, interaction: discord.Interaction, current: str):
+        return await time_zone_choices(current)
 
 
 def _pending_tile(locale: str, view: SeatView, chosen: str | None) -> int:

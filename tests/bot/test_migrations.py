@@ -168,7 +168,10 @@ def _seed_level_1(conn: sqlite3.Connection) -> dict[str, object]:
 
 
 def _seed_level_2(conn: sqlite3.Connection) -> dict[str, object]:
-    conn.execute("INSERT INTO user_settings VALUES (1, 'de', 0, 1, 5000)")
+    conn.execute(  # named columns: later steps add some
+        "INSERT INTO user_settings (user_id, locale, dm_on_turn, dm_reminders, updated_at) "
+        "VALUES (1, 'de', 0, 1, 5000)"
+    )
     conn.execute(
         "INSERT INTO timers (game_id, kind, seat, version, due_at, created_at) "
         "VALUES (2, 'reminder', 0, 25, 9000, 5000)"
@@ -187,11 +190,27 @@ def _seed_level_4(conn: sqlite3.Connection) -> dict[str, object]:
     return {}
 
 
+def _seed_level_5(conn: sqlite3.Connection) -> dict[str, object]:
+    conn.execute(
+        "UPDATE games SET turn_deadline_s = 86400, deadline_policy = 'skip', missed_limit = 2 "
+        "WHERE id = 2"
+    )
+    conn.execute(
+        "INSERT INTO notify_settings (user_id, first_reminder_s, quiet_start, quiet_end, "
+        "time_zone, updated_at) VALUES (1, 7200, 1320, 420, 'Asia/Tokyo', 8000)"
+    )
+    conn.execute("INSERT INTO channel_nudges VALUES (2, 0, 3000, 8000)")
+    conn.execute("INSERT INTO missed_deadlines VALUES (2, 1, 1, 25, 8000)")
+    conn.execute("INSERT INTO votes VALUES (2, 'abandon', -1, 1, 8000)")
+    return {}
+
+
 SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
     1: _seed_level_1,
     2: _seed_level_2,
     3: _seed_level_3,
     4: _seed_level_4,
+    5: _seed_level_5,
 }
 
 

@@ -1,0 +1,296 @@
+"""The durable timer dispatcher and the reminder timing rules, without Discord.
+
+The dispatcher runs on a real SQLite file and a manual clock: time moves only when a test moves
+it, and `run_due()` / `wake()` replace sleeping for hours.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.errors import IllegalMove, InvalidRequest, NotHost
+from bot.notify import (
+    deadline_at,
+    deliverable,
+    first_reminder_at,
+    next_reminder_at,
+    parse_quiet_hours,
+    parse_vacation_end,
+    quiet_until,
+    since_last_turn,
+)
+from bot.service import AlreadyVoted, GameService
+from bot.store import DeadlineRules, NotifySettings, Store, TimerRow
+from bot.timers import TimerDispatcher
+from engine import Skip, TakeMoney
+
+T0 = datetime(2024, 6, 3, 9, 0, tzinfo=UTC)  # 18:00 in Tokyo
+
+
+async def running_game(service: GameService, humans: int = 2) -> int:
+    game = await service.create_game(channel_id=500, host_id=1, host_name="Ana", guild_id=9)
+    for user in range(2, humans + 1):
+        await service.join(game.id, user, f"P{user}")
+    await service.start(game.id, 1)
+    return game.id
+
+
+async def take_money_turn(service: GameService, game_id: int, user_id: int) -> None:
+    view = await service.view(game_id, user_id)
+    take = next(a for a in view.view.legal if isinstance(a, TakeMoney))
+    done = await service.act(game_id, user_id, take, view.game.version)
+    if not done.turn_ended:
+        await service.end_turn(game_id, user_id, done.version)
+
+
+# --- timing rules -------------------------------------------------------------------------------
+
+
+def test_quiet_hours_over_midnight_in_the_users_time_zone() -> None:
+    tokyo = NotifySettings(1, quiet_start=22 * 60, quiet_end=7 * 60, time_zone="Asia/Tokyo")
+    # 14:00 UTC is 23:00 in Tokyo: quiet until 07:00 Tokyo = 22:00 UTC the same day
+    assert quiet_until(T0.replace(hour=14), tokyo) == T0.replace(hour=22)
+    # 20:00 UTC is 05:00 Tokyo the next day: quiet until 22:00 UTC
+    assert quiet_until(T0.replace(hour=20), tokyo) == T0.replace(hour=22)
+    assert quiet_until(T0.replace(hour=11), tokyo) is None  # 20:00 Tokyo
+    assert quiet_until(T0.replace(hour=22), tokyo) is None  # the end is not quiet any more
+    daytime = NotifySettings(1, quiet_start=9 * 60, quiet_end=17 * 60 + 30)
+    assert quiet_until(T0, daytime) == T0.replace(hour=17, minute=30)
+    assert quiet_until(T0, NotifySettings(1)) is None
+
+
+def test_reminders_skip_quiet_hours_and_vacations() -> None:
+    prefs = NotifySettings(
+        1,
+        first_reminder_s=2 * 3600,
+        repeat_reminder_s=3 * 3600,
+        quiet_start=1320,
+        quiet_end=420,
+        time_zone="Asia/Tokyo",
+    )
+    assert first_reminder_at(T0, prefs) == T0 + timedelta(hours=2)
+    assert next_reminder_at(T0 + timedelta(hours=2), prefs) == T0.replace(hour=22)
+    default = NotifySettings(1)
+    assert first_reminder_at(T0, default) == T0 + timedelta(hours=12)
+    assert next_reminder_at(T0, default) == T0 + timedelta(hours=24)
+    away = NotifySettings(1, vacation_until=T0 + timedelta(days=3))
+    assert deliverable(T0 + timedelta(hours=12), away) == T0 + timedelta(days=3)
+
+
+def test_a_vacation_pauses_the_deadline_only_if_the_game_says_so() -> None:
+    away = NotifySettings(1, vacation_until=T0 + timedelta(days=2))
+    rules = DeadlineRules(turn_deadline_s=86400)
+    assert deadline_at(T0, rules, NotifySettings(1)) == T0 + timedelta(days=1)
+    assert deadline_at(T0, rules, away) == T0 + timedelta(days=3)
+    running = DeadlineRules(turn_deadline_s=86400, vacation_policy="continue")
+    assert deadline_at(T0, running, away) == T0 + timedelta(days=1)
+    assert deadline_at(T0, DeadlineRules(), away) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("22-7", (1320, 420)), ("22:30-07:15", (1350, 435)), (" 9 - 17 ", (540, 1020)), ("off", None)],
+)
+def test_quiet_hours_are_read_from_what_people_type(text, expected) -> None:
+    assert parse_quiet_hours(text) == expected
+
+
+@pytest.mark.parametrize("text", ["22", "25-7", "7-7", "evening", "22:99-7"])
+def test_unreadable_quiet_hours_are_refused(text) -> None:
+    with pytest.raises(ValueError):
+        parse_quiet_hours(text)
+
+
+def test_a_vacation_lasts_to_the_end_of_its_day_in_the_users_zone() -> None:
+    tokyo = NotifySettings(1, time_zone="Asia/Tokyo")
+    assert parse_vacation_end("2024-06-10", tokyo) == datetime(2024, 6, 10, 15, tzinfo=UTC)
+    assert parse_vacation_end("off", tokyo) is None
+    with pytest.raises(ValueError):
+        parse_vacation_end("next week", tokyo)
+
+
+# --- the dispatcher -----------------------------------------------------------------------------
+
+
+async def test_each_due_timer_fires_once_in_due_order(service, clock) -> None:
+    game_id = await running_game(service)
+    fired: list[TimerRow] = []
+
+    async def handle(timer: TimerRow) -> None:
+        fired.append(timer)
+
+    dispatcher = TimerDispatcher(service, handle)
+    late = await service.add_timer(game_id, "deadline", clock.now() + timedelta(hours=5), seat=0)
+    soon = await service.add_timer(game_id, "reminder", clock.now() + timedelta(hours=1), seat=0)
+    assert await dispatcher.run_due() == 0
+    clock.advance(timedelta(hours=1))
+    assert await dispatcher.run_due() == 1
+    clock.advance(timedelta(hours=10))
+    assert await dispatcher.run_due() == 1
+    assert await dispatcher.run_due() == 0
+    assert [t.id for t in fired] == [soon, late]
+    assert await service.next_timer_due() is None
+
+
+async def test_a_failing_timer_does_not_stop_the_others(service, clock) -> None:
+    game_id = await running_game(service)
+    seen: list[str] = []
+
+    async def handle(timer: TimerRow) -> None:
+        seen.append(timer.kind)
+        if timer.kind == "reminder":
+            raise RuntimeError("Discord is down")
+
+    await service.add_timer(game_id, "reminder", clock.now(), seat=0)
+    await service.add_timer(game_id, "deadline", clock.now(), seat=0)
+    assert await TimerDispatcher(service, handle).run_due() == 2
+    assert seen == ["reminder", "deadline"]
+
+
+async def test_the_loop_sleeps_until_woken_by_a_sooner_timer(service, clock) -> None:
+    game_id = await running_game(service)
+    got = asyncio.Event()
+
+    async def handle(timer: TimerRow) -> None:
+        got.set()
+
+    dispatcher = TimerDispatcher(service, handle, max_sleep=3600)
+    await service.add_timer(game_id, "reminder", clock.now() + timedelta(days=1), seat=0)
+    dispatcher.start()
+    try:
+        await dispatcher.started.wait()
+        await asyncio.sleep(0.05)
+        assert not got.is_set()  # a day away: asleep
+        await service.add_timer(game_id, "deadline", clock.now(), seat=0)
+        dispatcher.wake()
+        await asyncio.wait_for(got.wait(), 2)
+        assert dispatcher.fired == 1
+    finally:
+        await dispatcher.stop()
+
+
+async def test_two_processes_never_fire_the_same_timer(db_path, clock) -> None:
+    first = GameService(await Store.open(db_path), clock, seed_source=lambda: 7)
+    second = GameService(await Store.open(db_path), clock, seed_source=lambda: 7)
+    try:
+        game_id = await running_game(first)
+        for minutes in range(12):
+            await first.add_timer(game_id, "reminder", clock.now() + timedelta(minutes=minutes))
+        clock.advance(timedelta(hours=1))
+        fired: list[int] = []
+
+        async def handle(timer: TimerRow) -> None:
+            fired.append(timer.id)
+            await asyncio.sleep(0)
+
+        counts = await asyncio.gather(
+            TimerDispatcher(first, handle).run_due(), TimerDispatcher(second, handle).run_due()
+        )
+        assert sum(counts) == 12 and sorted(fired) == sorted(set(fired))
+    finally:
+        await first.store.close()
+        await second.store.close()
+
+
+# --- the service's part -------------------------------------------------------------------------
+
+
+async def test_turn_timers_are_replaced_and_dropped_when_the_game_ends(service, clock) -> None:
+    game_id = await running_game(service)
+    due = clock.now() + timedelta(hours=12)
+    await service.set_turn_timers(game_id, [("reminder", due, 0), ("deadline", due, 0)])
+    await service.set_turn_timers(game_id, [("reminder", due + timedelta(hours=1), 0)])
+    assert [(t.kind, t.due_at) for t in await service.timers_of(game_id)] == [
+        ("reminder", due + timedelta(hours=1))
+    ]
+    await service.abandon(game_id, 1)
+    assert await service.timers_of(game_id) == []
+    assert await service.set_turn_timers(game_id, [("reminder", due, 0)]) == []
+
+
+async def test_missed_deadlines_count_in_a_row_until_the_player_moves(service) -> None:
+    game_id = await running_game(service)
+    game = await service.game(game_id)
+    seat = game.current_seat
+    assert seat is not None
+    user = game.at_seat(seat).user_id
+    assert await service.record_missed_deadline(game_id, seat) == 1
+    result = await service.act_for_timeout(game_id, seat, Skip(), game.version)
+    assert result.turn_ended
+    await take_money_turn(service, game_id, result.game.current_player.user_id)
+    assert await service.record_missed_deadline(game_id, seat) == 2
+    # the player moves themself: the next miss starts a new streak
+    await take_money_turn(service, game_id, user)
+    assert await service.record_missed_deadline(game_id, seat) == 1
+
+
+async def test_players_cannot_skip_and_timeouts_are_not_logged_as_theirs(service) -> None:
+    game_id = await running_game(service)
+    game = await service.game(game_id)
+    player = game.current_player
+    with pytest.raises(IllegalMove):
+        await service.act(game_id, player.user_id, Skip(), game.version)
+    await service.act_for_timeout(game_id, player.seat, Skip(), game.version)
+    assert await service.last_action_at(game_id, player.user_id) is None
+
+
+async def test_deadline_rules_are_checked_and_only_the_host_sets_them(service) -> None:
+    game = await service.create_game(channel_id=1, host_id=1, host_name="Ana")
+    with pytest.raises(InvalidRequest, match="at least one hour"):
+        await service.set_deadline_rules(game.id, 1, DeadlineRules(turn_deadline_s=60))
+    with pytest.raises(InvalidRequest, match="policy"):
+        await service.set_deadline_rules(game.id, 1, DeadlineRules(86400, "nap"))  # type: ignore[arg-type]
+    with pytest.raises(NotHost):
+        await service.set_deadline_rules(game.id, 2, DeadlineRules(86400))
+    assert await service.deadline_rules(game.id) == DeadlineRules()
+    await service.set_deadline_rules(game.id, 1, DeadlineRules(86400, "skip", None, "continue"))
+    assert await service.deadline_rules(game.id) == DeadlineRules(86400, "skip", None, "continue")
+
+
+async def test_a_majority_of_human_players_decides_a_vote(service) -> None:
+    game_id = await running_game(service, humans=4)
+    target = (await service.game(game_id)).at_seat(3).user_id
+    first_voter, second_voter = [u for u in (1, 2, 3, 4) if u != target][:2]
+    first = await service.vote(game_id, first_voter, "hand_over", 3)
+    assert (first.votes, first.needed, first.passed) == (1, 2, False)  # 3 others decide
+    with pytest.raises(AlreadyVoted):
+        await service.vote(game_id, first_voter, "hand_over", 3)
+    with pytest.raises(InvalidRequest, match="own seat"):
+        await service.vote(game_id, target, "hand_over", 3)
+    done = await service.vote(game_id, second_voter, "hand_over", 3)
+    assert done.passed and done.game.at_seat(3).is_computer
+    assert (await service.vote(game_id, first_voter, "abandon")).needed == 2  # 3 humans left
+    assert (await service.game(game_id)).status == "active"
+    assert (await service.vote(game_id, second_voter, "abandon")).passed
+    assert (await service.game(game_id)).status == "abandoned"
+
+
+async def test_notify_settings_are_validated_and_changed_one_by_one(service) -> None:
+    with pytest.raises(InvalidRequest, match="time zone"):
+        await service.update_notify_settings(1, time_zone="Mars/Olympus")
+    with pytest.raises(InvalidRequest, match="1 hour"):
+        await service.update_notify_settings(1, first_reminder_s=60)
+    assert await service.notify_settings(1) == NotifySettings(1)
+    await service.update_notify_settings(1, quiet_hours=(1320, 420), time_zone="Asia/Tokyo")
+    saved = await service.update_notify_settings(1, repeat_reminder_s=7200)
+    assert (saved.quiet_start, saved.quiet_end, saved.time_zone) == (1320, 420, "Asia/Tokyo")
+    assert saved.repeat_reminder_s == 7200 and await service.notify_settings(1) == saved
+    cleared = await service.update_notify_settings(1, quiet_hours=None)
+    assert cleared.quiet_start is None and cleared.time_zone == "Asia/Tokyo"
+
+
+async def test_the_dm_summary_tells_what_happened_since_my_last_turn(service) -> None:
+    game_id = await running_game(service, humans=3)
+    game = await service.game(game_id)
+    me = game.current_player
+    for _ in range(3):  # me, then the two others take money
+        current = (await service.game(game_id)).current_player
+        await take_money_turn(service, game_id, current.user_id)
+    names = [s.name for s in game.by_seat]
+    lines = since_last_turn("en", names, await service.log(game_id), me.seat)
+    others = [n for n in names if n != me.name]
+    assert all(any(n in line and "took" in line for line in lines) for n in others)
+    assert not any(line.startswith(me.name) for line in lines)

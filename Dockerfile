@@ -1,7 +1,8 @@
 # alhambra-bot: the Discord bot in one small image.
 #
 #   docker build -t alhambra-bot .
-#   docker run -e DISCORD_TOKEN=... -v alhambra-data:/data alhambra-bot
+#   docker run -d --name alhambra --restart unless-stopped \
+#       -e DISCORD_TOKEN=... -v alhambra-data:/data alhambra-bot
 #
 # The game database lives on the /data volume, so games survive upgrades of the image.
 FROM python:3.11-slim
@@ -37,7 +38,10 @@ RUN pip install .
 USER alhambra
 VOLUME ["/data"]
 
-HEALTHCHECK --interval=60s --timeout=10s --start-period=20s --retries=3 \
-    CMD ["python", "-c", "import engine, render, bot"]
+# Healthy when the game database on the volume opens and is at this image's schema step (the bot
+# creates and migrates it at start-up): a full or read-only volume, a damaged file or a schema
+# left behind by another version turns the container unhealthy.
+HEALTHCHECK --interval=60s --timeout=10s --start-period=30s --retries=3 \
+    CMD ["python", "-m", "bot", "health"]
 
 CMD ["python", "-m", "bot"]

@@ -4,6 +4,9 @@ python -m bot [run]              run the bot (needs DISCORD_TOKEN)
 python -m bot sync               sync the slash commands with Discord now, then exit
 python -m bot verify-db [PATH]   replay every game and compare with its stored snapshot
 python -m bot backup PATH        write a consistent copy of the database to PATH
+python -m bot health [PATH]      exit 0 if the database opens and its schema is current
+python -m bot play               a game in the terminal against computer players (no Discord)
+python -m bot simulate           computer-only games: win shares, scores, time per game
 """
 
 from __future__ import annotations
@@ -13,15 +16,18 @@ import asyncio
 import contextlib
 import logging
 import signal
+import sqlite3
 import sys
 from collections.abc import Sequence
 
 import discord
 
+from . import offline, simulate
 from .config import ConfigError, Settings, load_settings
 from .errors import DatabaseError
+from .migrate import load_migrations
 from .store import default_db_path
-from .verify import backup_database, verify_database
+from .verify import backup_database, check_schema, open_read_only, verify_database
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -68,7 +74,57 @@ def build_parser() -> argparse.ArgumentParser:
     )
     backup.add_argument("--force", action="store_true", help="overwrite PATH if it exists")
     backup.set_defaults(func=_backup)
+
+    health = commands.add_parser(
+        "health",
+        help="check that the database opens and its schema is current (the Docker healthcheck)",
+        description="Open the database read-only and check it is at this bot's latest schema "
+        "step. Exit status 0 if so, 1 otherwise.",
+    )
+    health.add_argument(
+        "path", nargs="?", help="the database file (default: $ALHAMBRA_DB or alhambra.sqlite3)"
+    )
+    health.set_defaults(func=_health)
+
+    play = commands.add_parser(
+        "play",
+        help="play in the terminal against computer players or hot-seat (no Discord needed)",
+        description="A game in the terminal through the bot's own game service: numbered menus "
+        "of the legal moves, pictures of the table and your Alhambra written after each turn. "
+        "Without --computers, --levels or --humans the table is set up with menus.",
+    )
+    offline.add_arguments(play)
+    play.set_defaults(func=offline.run_play)
+
+    sim = commands.add_parser(
+        "simulate",
+        help="computer-only games: win shares, score distributions, time per game",
+        description="Play computer-only games (deterministic for a --seed) and print each "
+        "level's win share, score distribution and thinking time, and the time per game.",
+    )
+    simulate.add_arguments(sim)
+    sim.set_defaults(func=simulate.run_simulate)
     return parser
+
+
+def _health(args: argparse.Namespace) -> int:
+    path = args.path or default_db_path()
+    try:
+        conn = open_read_only(path)
+        try:
+            version = check_schema(conn)
+            conn.execute("SELECT count(*) FROM games").fetchone()
+        finally:
+            conn.close()
+    except (DatabaseError, sqlite3.Error) as exc:
+        print(f"health: {exc}", file=sys.stderr)
+        return 1
+    latest = len(load_migrations())
+    if version != latest:
+        print(f"health: {path} is at schema step {version}, not {latest}", file=sys.stderr)
+        return 1
+    print(f"health: ok ({path}, schema step {version})")
+    return 0
 
 
 def _verify_db(args: argparse.Namespace) -> int:

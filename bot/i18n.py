@@ -59,5 +59,30 @@ def t(locale: object, key: str, /, **params: Any) -> str:
     return text.format_map(params) if params or "{" in text else text
 
 
+#: Prefix of the words drawn on pictures; `image_labels` hands them to `render` without it.
+IMAGE_PREFIX = "img."
+#: Names the pictures share with the messages, so a currency reads the same in both.
+IMAGE_SHARED: tuple[str, ...] = tuple(
+    f"currency.{c}" for c in ("crown", "dirham", "dinar", "ducat")
+) + tuple(
+    f"building.{b}" for b in ("pavilion", "seraglio", "arcades", "chambers", "garden", "tower")
+)
+
+
+def image_labels(locale: object) -> dict[str, str]:
+    """The words for `render`'s pictures in `locale` (English key by key where missing):
+    every `img.*` text without its prefix, plus the currency and building-type names."""
+    return dict(_image_labels(normalise(locale)))
+
+
+@cache
+def _image_labels(locale: str) -> tuple[tuple[str, str], ...]:
+    english, texts = catalogue(DEFAULT), catalogue(locale)
+    # Raw texts: render fills the placeholders itself.
+    keys = [k for k in english if k.startswith(IMAGE_PREFIX)]
+    pairs = [(k.removeprefix(IMAGE_PREFIX), texts.get(k, english[k])) for k in keys]
+    return tuple(pairs + [(k, texts.get(k, english[k])) for k in IMAGE_SHARED])
+
+
 def placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}

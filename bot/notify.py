@@ -306,7 +306,8 @@ async def send_turn_dm(bot: AlhambraBot, game: GameInfo, player: SeatInfo, local
     if since:
         lines += ["", f"**{i18n.t(loc, 'notify.since')}**", *since]
     viewed = await service.view(game.id, user_id)
-    png = await asyncio.to_thread(render.render_table, viewed.view, names)
+    labels = i18n.image_labels(loc)
+    png = await asyncio.to_thread(render.render_table, viewed.view, names, labels=labels)
     await send_dm(
         bot,
         user_id,

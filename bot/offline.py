@@ -72,8 +72,9 @@ class SeatPlan:
 class Console:
     """Numbered menus over two text streams, refusing bad input until a choice is valid."""
 
-    def __init__(self, stdin: TextIO, stdout: TextIO) -> None:
+    def __init__(self, stdin: TextIO, stdout: TextIO, locale: str = i18n.DEFAULT) -> None:
         self.stdin, self.stdout = stdin, stdout
+        self.locale = locale
 
     def say(self, text: str = "") -> None:
         self.stdout.write(text + "\n")
@@ -104,21 +105,22 @@ class Console:
                 self.say(f"  {number:>2}. {label}")
 
         show()
+        loc = self.locale
         while True:
-            raw = self.ask(f"Your choice (1-{count}, ? to list again, q to quit): ")
+            raw = self.ask(i18n.t(loc, "offline.choice_prompt", count=count))
             if raw == "?":
                 show()
                 continue
             if not raw:
-                self.say(f"Please type the number of a choice, from 1 to {count}.")
+                self.say(i18n.t(loc, "offline.choice_empty", count=count))
                 continue
             try:
                 number = int(raw)
             except ValueError:
-                self.say(f"'{raw}' is not a number: type one from 1 to {count}.")
+                self.say(i18n.t(loc, "offline.choice_nan", raw=raw, count=count))
                 continue
             if not 1 <= number <= count:
-                self.say(f"There is no choice {number}: type a number from 1 to {count}.")
+                self.say(i18n.t(loc, "offline.choice_range", number=number, count=count))
                 continue
             return number - 1
 
@@ -130,24 +132,32 @@ def plan_from_args(args: argparse.Namespace) -> list[SeatPlan] | None:
     """The seats the command line asks for, or None to ask at the keyboard."""
     if args.computers is None and args.levels is None and args.humans is None:
         return None
+    loc = args.lang
     humans = [n.strip() for n in (args.humans or "").split(",") if n.strip()] or [args.name]
     levels = [lv.strip() for lv in (args.levels or "normal").split(",") if lv.strip()]
     for level in levels:
         if level not in LEVELS:
             raise ValueError(
-                f"there is no computer level {level!r}; choose among {', '.join(LEVELS)}"
+                i18n.t(loc, "offline.error_level", level=level, levels=", ".join(LEVELS))
             )
     if args.computers is None:
         computers = len(levels) if args.levels else (1 if len(humans) == 1 else 0)
     else:
         computers = args.computers
     if len({name.casefold() for name in humans}) < len(humans):
-        raise ValueError("the people at the keyboard need different names")
+        raise ValueError(i18n.t(loc, "offline.error_names"))
     total = len(humans) + computers
     if not MIN_PLAYERS <= total <= MAX_PLAYERS:
         raise ValueError(
-            f"Alhambra is played by {MIN_PLAYERS} to {MAX_PLAYERS}: {len(humans)} people and "
-            f"{computers} computer players make {total}"
+            i18n.t(
+                loc,
+                "offline.error_count",
+                min=MIN_PLAYERS,
+                max=MAX_PLAYERS,
+                humans=len(humans),
+                computers=computers,
+                total=total,
+            )
         )
     plans = [SeatPlan(name) for name in humans]
     plans += [SeatPlan(None, levels[k % len(levels)]) for k in range(computers)]
@@ -156,25 +166,29 @@ def plan_from_args(args: argparse.Namespace) -> list[SeatPlan] | None:
 
 def plan_at_keyboard(console: Console, locale: str, name: str) -> list[SeatPlan]:
     """The same choices as the flags, as menus, for someone who just typed `python -m bot play`."""
+    t = i18n.t
     sizes = list(range(MIN_PLAYERS, MAX_PLAYERS + 1))
     count = sizes[
         console.choose(
-            "How many players at the table, you included?", [f"{n} players" for n in sizes]
+            t(locale, "offline.setup_count"),
+            [t(locale, "offline.setup_players", n=n) for n in sizes],
         )
     ]
     kinds = [
-        f"Computer: {i18n.t(locale, f'choice.level.{level}')} ({level})" for level in LEVELS
-    ] + ["A person at this keyboard (hot-seat: you take turns at the same screen)"]
+        t(locale, "offline.setup_computer", level=t(locale, f"choice.level.{level}"), code=level)
+        for level in LEVELS
+    ] + [t(locale, "offline.setup_person")]
     plans = [SeatPlan(name)]
     for number in range(2, count + 1):
-        pick = console.choose(f"Who is player {number}?", kinds)
+        pick = console.choose(t(locale, "offline.setup_who", n=number), kinds)
         if pick < len(LEVELS):
             plans.append(SeatPlan(None, list(LEVELS)[pick]))
             continue
+        default = t(locale, "offline.player", n=number)
         while True:
-            typed = console.ask(f"Name of player {number} (Enter for 'Player {number}'): ")
+            typed = console.ask(t(locale, "offline.setup_name", n=number, default=default))
             try:
-                plans.append(SeatPlan(clean_name(typed or f"Player {number}")))
+                plans.append(SeatPlan(clean_name(typed or default)))
                 break
             except ServiceError as exc:
                 console.say(exc.message)
@@ -226,6 +240,7 @@ class OfflineGame:
         self._run = run
         self.console = console
         self.locale = locale
+        self.labels = i18n.image_labels(locale)  # the pictures' words, in the game's language
         self.out_dir = out_dir
         self._last_human: int | None = None
         self._computer_playing: int | None = None  # the seat whose "is playing" was said
@@ -254,7 +269,7 @@ class OfflineGame:
         game = self.resume()
         if game is not None:
             self.wait(self.service.abandon(game.id, game.host_id))
-            self.console.say(f"Game #{game.id} abandoned; starting a new one.")
+            self.console.say(self.t("offline.abandoned_open", id=game.id))
 
     def create(self, plans: Sequence[SeatPlan], options: dict[str, Any]) -> GameInfo:
         humans = [p for p in plans if p.level is None]
@@ -263,13 +278,14 @@ class OfflineGame:
             self.service.create_game(
                 channel_id=OFFLINE_CHANNEL,
                 host_id=host,
-                host_name=humans[0].name or DEFAULT_NAME,
+                host_name=humans[0].name or self.t("offline.you"),
                 options=options,
                 max_players=len(plans),
             )
         )
         for offset, plan in enumerate(humans[1:], start=1):
-            self.wait(self.service.join(game.id, host + offset, plan.name or f"Player {offset}"))
+            name = plan.name or self.t("offline.player", n=offset + 1)
+            self.wait(self.service.join(game.id, host + offset, name))
         for plan in plans:
             if plan.level is not None:
                 self.wait(self.service.add_computer(game.id, host, plan.level))
@@ -282,7 +298,7 @@ class OfflineGame:
         """Play to the end; 0 when the game finished."""
         names = names_by_seat(game)
         self.console.say(self.t("game.started", order=", ".join(names)))
-        self.console.say(f"Pictures are written to {self.out_dir}")
+        self.console.say(self.t("offline.pictures", path=self.out_dir))
         while True:
             game = self.wait(self.service.game(game.id))
             if game.status != "active" or game.current_seat is None:
@@ -315,7 +331,7 @@ class OfflineGame:
         assert current.user_id is not None and current.seat is not None
         user = current.user_id
         if len(self._humans(game)) > 1 and self._last_human != user:
-            self.console.ask(f"Pass the keyboard to {current.name}, then press Enter. ")
+            self.console.ask(self.t("offline.pass_keyboard", name=current.name))
         self._last_human = user
         viewed = self.wait(self.service.view(game.id, user))
         view = viewed.view
@@ -332,10 +348,15 @@ class OfflineGame:
                 path = self._write(
                     "choices.png",
                     render.render_alhambra(
-                        view, current.seat, name=current.name, placing=tile, mode=mode
+                        view,
+                        current.seat,
+                        name=current.name,
+                        placing=tile,
+                        mode=mode,
+                        labels=self.labels,
                     ),
                 )
-                title += f"\n(the cell codes are marked on {path})"
+                title += "\n" + self.t("offline.codes_marked", path=path)
             index = self.console.choose(title, [label for label, _ in entries])
             value = entries[index][1]
             if value.startswith("f"):
@@ -377,10 +398,11 @@ class OfflineGame:
 
     def _pictures(self, game: GameInfo, view: SeatView, names: list[str]) -> list[Path]:
         """The table and each person's Alhambra, rewritten in place so an open viewer updates."""
-        paths = [self._write("table.png", render.render_table(view, names))]
+        table = render.render_table(view, names, labels=self.labels)
+        paths = [self._write("table.png", table)]
         for seat in self._humans(game):
             assert seat.seat is not None
-            png = render.render_alhambra(view, seat.seat, name=seat.name)
+            png = render.render_alhambra(view, seat.seat, name=seat.name, labels=self.labels)
             paths.append(self._write(f"alhambra-{seat.seat + 1}-{_slug(seat.name)}.png", png))
         return paths
 
@@ -395,16 +417,16 @@ class OfflineGame:
         if view.final_placement:
             say(t("turn.final", mention=current.name))
         scores = ", ".join(f"{names[p.seat]} {p.score}" for p in view.table)
-        say(f"Scores: {scores}")
+        say(t("offline.scores", scores=scores))
         market = []
         for slot, tile in enumerate(view.market):
             currency = i18n.t(loc, f"currency.{Currency(slot).label}")
             market.append(f"{currency}: {building_name(loc, tile) if tile is not None else '-'}")
-        say(f"Market: {' | '.join(market)}")
-        say(f"Money pool: {cards_text(loc, view.pool) or '-'}")
+        say(t("offline.market", slots=" | ".join(market)))
+        say(t("offline.pool", cards=cards_text(loc, view.pool) or "-"))
         if view.dirk is not None:
-            say(f"Dirk has {len(view.dirk)} buildings.")
-        say(f"Buildings left in the supply: {view.supply_size}")
+            say(t("offline.dirk", count=len(view.dirk)))
+        say(t("offline.supply", count=view.supply_size))
         me = view.table[current.seat]
         total = {
             c: sum(CARDS[k].value for k in view.hand if CARDS[k].currency == c) for c in range(4)
@@ -413,16 +435,15 @@ class OfflineGame:
             f"{i18n.t(loc, f'currency.{Currency(c).label}')} {v}" for c, v in total.items() if v
         )
         hand = cards_text(loc, view.hand)
-        say(f"Your hand: {hand + f' (totals: {worth})' if hand else '-'}")
+        hand = t("offline.hand_totals", cards=hand, totals=worth) if hand else "-"
+        say(t("offline.hand", cards=hand))
         reserve = ", ".join(building_name(loc, tile) for tile in me.reserve)
-        say(f"Your reserve: {reserve or '-'}")
+        say(t("offline.reserve", buildings=reserve or "-"))
         cost = sum(TILES[tile].cost for _, _, tile in me.alhambra)
-        say(
-            f"Your Alhambra: {len(me.alhambra)} building{'' if len(me.alhambra) == 1 else 's'} "
-            f"(worth {cost}), longest outer wall {me.wall}"
-        )
+        key = "offline.alhambra_one" if len(me.alhambra) == 1 else "offline.alhambra"
+        say(t(key, count=len(me.alhambra), cost=cost, wall=me.wall))
         for path in self._pictures(game, view, names):
-            say(f"  picture: {path}")
+            say("  " + t("offline.picture", path=path))
 
     def _announce(self, result: ActResult, steps: Sequence[Any], end: Sequence[Any]) -> None:
         names = names_by_seat(result.game)
@@ -435,7 +456,7 @@ class OfflineGame:
 
     def _finish(self, game: GameInfo) -> None:
         if game.status != "finished":
-            self.console.say(f"Game #{game.id} was abandoned.")
+            self.console.say(self.t("offline.abandoned", id=game.id))
             return
         viewed = self.wait(self.service.view(game.id, None))
         names = names_by_seat(game)
@@ -444,9 +465,10 @@ class OfflineGame:
         for line in results_lines(self.locale, names, viewed.view):
             self.console.say(f"  {line}")
         paths = self._pictures(game, viewed.view, names)
-        paths.append(self._write("scores.png", render.render_scores(viewed.view, names)))
+        scores = render.render_scores(viewed.view, names, labels=self.labels)
+        paths.append(self._write("scores.png", scores))
         for path in paths:
-            self.console.say(f"  picture: {path}")
+            self.console.say("  " + self.t("offline.picture", path=path))
 
 
 # --- the command -----------------------------------------------------------------------------
@@ -470,7 +492,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="NAMES",
         help="hot-seat: names of the people sharing this keyboard, comma separated",
     )
-    parser.add_argument("--name", default=DEFAULT_NAME, help="your name at the table")
+    parser.add_argument(
+        "--name", help=f"your name at the table (default: {DEFAULT_NAME}, in the game's language)"
+    )
     parser.add_argument(
         "--db",
         type=Path,
@@ -502,7 +526,9 @@ def run_play(
     args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None
 ) -> int:
     """The `play` subcommand; returns the exit status."""
-    console = Console(stdin or sys.stdin, stdout or sys.stdout)
+    console = Console(stdin or sys.stdin, stdout or sys.stdout, args.lang)
+    if args.name is None:
+        args.name = i18n.t(args.lang, "offline.you")
     try:
         plan = plan_from_args(args)
     except ValueError as exc:
@@ -525,11 +551,14 @@ def run_play(
             try:
                 return _session(session, console, args, plan)
             except Quit:
-                where = f" It is saved in {db}: run the same command to go on." if args.db else ""
-                console.say(f"Goodbye!{where}")
+                if args.db:
+                    console.say(i18n.t(args.lang, "offline.goodbye_saved", db=db))
+                else:
+                    console.say(i18n.t(args.lang, "offline.goodbye"))
                 return 0
             except KeyboardInterrupt:
-                console.say("\nInterrupted.")
+                console.say()
+                console.say(i18n.t(args.lang, "offline.interrupted"))
                 return 130
             finally:
                 runner.run(store.close())
@@ -542,7 +571,7 @@ def _session(
         session.abandon_open()
     game = session.resume()
     if game is not None:
-        console.say(f"Resuming game #{game.id} from {args.db} (use --new to start afresh).")
+        console.say(i18n.t(args.lang, "offline.resuming", id=game.id, db=args.db))
     else:
         plans = plan or plan_at_keyboard(console, args.lang, args.name)
         game = session.create(plans, {"holes": args.holes})

@@ -20,6 +20,7 @@ from engine import TILES, Alhambra, Building, PlayerView, SeatView, Side
 from . import text
 from .canvas import building_chip, new_canvas, pill, to_png
 from .cells import cell_code, column_label, has_code, row_label
+from .labels import Labels, building_name, label
 from .palette import (
     GRID,
     INK,
@@ -156,6 +157,7 @@ def alhambra_image(
     name: str,
     placing: int | None = None,
     mode: Mode = "place",
+    labels: Labels | None = None,
 ) -> Image.Image:
     """The picture as a Pillow image (see `render_alhambra`)."""
     if not 0 <= seat < len(view.table):
@@ -165,12 +167,12 @@ def alhambra_image(
     marks = marked_cells(alhambra, placing, mode)
     lay = _layout(player, marks, _prompted(placing, mode))
     img, d = new_canvas(lay.width, lay.height)
-    _header(d, lay, player, name)
+    _header(d, lay, player, name, labels)
     if _prompted(placing, mode):
-        _prompt(img, d, lay, placing, mode)
+        _prompt(img, d, lay, placing, mode, labels)
     _grid(img, d, lay, player, alhambra)
     _labels(d, lay, mode)
-    _reserve(img, d, lay, player)
+    _reserve(img, d, lay, player, labels)
     return img
 
 
@@ -181,15 +183,17 @@ def render_alhambra(
     name: str,
     placing: int | None = None,
     mode: Mode = "place",
+    labels: Labels | None = None,
 ) -> bytes:
     """PNG of `seat`'s Alhambra, drawn for `name`.
 
     With `placing` (a tile id), the cells where that building may go are marked and labelled
     with their codes (`render.cells`): empty legal cells for "place" (a bought building, or a
     reserve building put back), occupied cells it may replace for "swap". With mode "remove"
-    the buildings that may go to the reserve are labelled.
+    the buildings that may go to the reserve are labelled. `labels` are the words in the
+    reader's language (`render.labels`).
     """
-    return to_png(alhambra_image(view, seat, name=name, placing=placing, mode=mode))
+    return to_png(alhambra_image(view, seat, name=name, placing=placing, mode=mode, labels=labels))
 
 
 # --- drawing -------------------------------------------------------------------------------------
@@ -200,16 +204,19 @@ def _header(
     lay: AlhambraLayout,
     player: PlayerView,
     name: str,
+    labels: Labels | None,
 ) -> None:
     right = lay.width - MARGIN
-    score_box = pill(d, (right, MARGIN), f"{player.score} pts", 16, PANEL, anchor="r")
+    points = label(labels, "points", n=player.score)
+    score_box = pill(d, (right, MARGIN), points, 16, PANEL, anchor="r", max_width=120)
+    wall = label(labels, "wall", n=player.wall)
     wall_box_ = pill(
-        d, (score_box[0] - 8, MARGIN), f"wall {player.wall}", 16, WALL_HIGHLIGHT, anchor="r"
+        d, (score_box[0] - 8, MARGIN), wall, 16, WALL_HIGHLIGHT, anchor="r", max_width=120
     )
     text.draw(
         d,
         (MARGIN, MARGIN - 2),
-        name or f"Player {player.seat + 1}",
+        name or label(labels, "player", n=player.seat + 1),
         28,
         INK,
         bold=True,
@@ -227,7 +234,12 @@ def _header(
 
 
 def _prompt(
-    img: Image.Image, d: ImageDraw.ImageDraw, lay: AlhambraLayout, placing: int | None, mode: Mode
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    lay: AlhambraLayout,
+    placing: int | None,
+    mode: Mode,
+    labels: Labels | None,
 ) -> None:
     """What the labels are for: the building in hand and what to do with it."""
     y = HEADER
@@ -241,19 +253,12 @@ def _prompt(
         x += 44
         info = TILES[placing]
         assert info.building is not None
-        what = f"{info.building.label} (cost {info.cost})"
-        if mode == "swap":
-            message = f"Swap the {what} with a marked building"
-        else:
-            message = f"Place the {what} on a yellow cell"
+        key = "prompt_swap" if mode == "swap" else "prompt_place"
+        message = label(labels, key, building=building_name(labels, info.building), cost=info.cost)
     else:
-        message = "Pick a marked building to move to your reserve"
+        message = label(labels, "prompt_remove")
     if not lay.labels:
-        message = (
-            "No building can be moved to the reserve"
-            if mode == "remove"
-            else "No cell fits it: it can only go to the reserve"
-        )
+        message = label(labels, "prompt_remove_none" if mode == "remove" else "prompt_place_none")
     text.draw(d, (x, mid), message, 17, INK, anchor="lm", max_width=lay.width - MARGIN - x - 8)
 
 
@@ -267,15 +272,15 @@ def _grid(
     s = lay.cell
     axis_size = max(10, min(15, s // 3))
     for x in range(lay.min_x, lay.max_x + 1):
-        label = column_label(x)
-        if label:
+        axis = column_label(x)
+        if axis:
             left, top, right, _ = lay.cell_box(x, lay.min_y)
-            text.draw(d, ((left + right) / 2, top - 4), label, axis_size, MUTED, anchor="mb")
+            text.draw(d, ((left + right) / 2, top - 4), axis, axis_size, MUTED, anchor="mb")
     for y in range(lay.min_y, lay.max_y + 1):
-        label = row_label(y)
-        if label:
+        axis = row_label(y)
+        if axis:
             left, top, _, bottom = lay.cell_box(lay.min_x, y)
-            text.draw(d, (left - 6, (top + bottom) / 2), label, axis_size, MUTED, anchor="rm")
+            text.draw(d, (left - 6, (top + bottom) / 2), axis, axis_size, MUTED, anchor="rm")
     # Empty cells as faint squares, so distances and rows can be counted.
     g = 2 if s >= 24 else 1
     for y in range(lay.min_y, lay.max_y + 1):
@@ -325,13 +330,22 @@ def _labels(d: ImageDraw.ImageDraw, lay: AlhambraLayout, mode: Mode) -> None:
             text.draw(d, (cx, cy), code, tag_size, INK, bold=True, anchor="mm")
 
 
-def _reserve(img: Image.Image, d: ImageDraw.ImageDraw, lay: AlhambraLayout, p: PlayerView) -> None:
+def _reserve(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    lay: AlhambraLayout,
+    p: PlayerView,
+    labels: Labels | None,
+) -> None:
     y = lay.reserve_y
+    mid = y + RESERVE_CELL / 2
     d.line((MARGIN, y - 7, lay.width - MARGIN, y - 7), fill=darker(GRID, 0.95), width=1)
-    text.draw(d, (MARGIN, y + RESERVE_CELL / 2), "Reserve", 16, MUTED, bold=True, anchor="lm")
+    title = label(labels, "reserve")
+    text.draw(d, (MARGIN, mid), title, 16, MUTED, bold=True, anchor="lm", max_width=84)
     x0 = MARGIN + 90
     if not p.reserve:
-        text.draw(d, (x0, y + RESERVE_CELL / 2), "empty", 15, MUTED, anchor="lm")
+        empty = label(labels, "empty")
+        text.draw(d, (x0, mid), empty, 15, MUTED, anchor="lm", max_width=lay.width - MARGIN - x0)
         return
     for i, tile in enumerate(p.reserve):
         row, col = divmod(i, lay.reserve_per_row)

@@ -13,6 +13,7 @@ from engine import CARDS, TILES, Currency, SeatView, can_afford, has_exact_payme
 
 from . import text
 from .canvas import new_canvas, pill, to_png
+from .labels import Labels, counted, currency_name, label
 from .palette import (
     BAD,
     CURRENCY_FILL,
@@ -23,7 +24,6 @@ from .palette import (
     MUTED,
     PANEL,
     PAPER_DARK,
-    currency_name,
 )
 from .sprites import card_sprite, paste, tile_sprite
 
@@ -35,7 +35,9 @@ CARD_STEP = 26
 TILE = 64
 
 
-def hand_image(view: SeatView, *, name: str | None = None) -> Image.Image:
+def hand_image(
+    view: SeatView, *, name: str | None = None, labels: Labels | None = None
+) -> Image.Image:
     """The picture as a Pillow image (see `render_hand`)."""
     if view.seat is None:
         raise ValueError("a spectator's view has no hand to draw")
@@ -53,16 +55,17 @@ def hand_image(view: SeatView, *, name: str | None = None) -> Image.Image:
     img, d = new_canvas(width, height)
     total = sum(CARDS[c].value for c in view.hand)
     right = width - MARGIN
-    box = pill(
-        d,
-        (right, MARGIN + 2),
-        text.plural(len(view.hand), "card") + f" · {total} in all",
-        15,
-        PANEL,
-        anchor="r",
+    summary = label(
+        labels, "hand_total", cards=counted(labels, "cards", len(view.hand)), total=total
     )
-    w = text.draw(d, (MARGIN, MARGIN), "Your hand", 24, INK, bold=True)
-    who = f"{name} · only you can see it" if name and text.clean(name, 15) else "only you see it"
+    box = pill(d, (right, MARGIN + 2), summary, 15, PANEL, anchor="r", max_width=260)
+    w = text.draw(
+        d, (MARGIN, MARGIN), label(labels, "your_hand"), 24, INK, bold=True, max_width=220
+    )
+    if name and text.clean(name, 15):
+        who = label(labels, "only_you_named", name=name)
+    else:
+        who = label(labels, "only_you")
     text.draw(
         d,
         (MARGIN + w + 12, MARGIN + 13),
@@ -84,12 +87,28 @@ def hand_image(view: SeatView, *, name: str | None = None) -> Image.Image:
         d.rectangle((left, top + 20, left + COL_W, top + 30), fill=fill)
         ink = CURRENCY_TEXT[currency]
         text.draw(
-            d, (left + 10, top + 15), currency_name(currency), 16, ink, bold=True, anchor="lm"
+            d,
+            (left + 10, top + 15),
+            currency_name(labels, currency),
+            16,
+            ink,
+            bold=True,
+            anchor="lm",
+            max_width=COL_W - 50,
         )
         value = sum(CARDS[c].value for c in cards)
         text.draw(d, (left + COL_W - 10, top + 15), str(value), 18, ink, bold=True, anchor="rm")
         if not cards:
-            text.draw(d, (left + COL_W / 2, cards_top + 30), "no cards", 14, MUTED, anchor="mm")
+            none = label(labels, "no_cards")
+            text.draw(
+                d,
+                (left + COL_W / 2, cards_top + 30),
+                none,
+                14,
+                MUTED,
+                anchor="mm",
+                max_width=COL_W - 12,
+            )
         for i, card in enumerate(cards):
             r, c = divmod(i, per_row)
             paste(
@@ -102,36 +121,33 @@ def hand_image(view: SeatView, *, name: str | None = None) -> Image.Image:
         y = market_top
         d.line((left + 8, y - 6, left + COL_W - 8, y - 6), fill=GRID, width=1)
         if tile is None:
-            text.draw(
-                d, (left + COL_W / 2, y + TILE / 2), "nothing for sale", 13, MUTED, anchor="mm"
-            )
+            nothing = label(labels, "nothing_for_sale")
+            mid = (left + COL_W / 2, y + TILE / 2)
+            text.draw(d, mid, nothing, 13, MUTED, anchor="mm", max_width=COL_W - 12)
             continue
         paste(img, tile_sprite(tile, TILE), (left + (COL_W - TILE) // 2, y))
         cost = TILES[tile].cost
         afford = can_afford(view.hand, int(currency), cost)
         exact = has_exact_payment(view.hand, int(currency), cost)
         ty = y + TILE + 8
+        cx = left + COL_W / 2
+        room = COL_W - 28  # the text inside a pill, which adds its own padding
         if afford:
-            pill(d, (left + COL_W / 2, ty), "can buy", 14, GOOD, (255, 255, 255), anchor="m")
+            can_buy = label(labels, "can_buy")
+            pill(d, (cx, ty), can_buy, 14, GOOD, (255, 255, 255), anchor="m", max_width=room)
             if exact:
-                pill(d, (left + COL_W / 2, ty + 26), "exact: +1 action", 13, PAPER_DARK, anchor="m")
+                exact_text = label(labels, "exact")
+                pill(d, (cx, ty + 26), exact_text, 13, PAPER_DARK, anchor="m", max_width=room)
             else:
-                text.draw(
-                    d, (left + COL_W / 2, ty + 36), "no exact payment", 13, MUTED, anchor="mm"
-                )
+                no_exact = label(labels, "no_exact")
+                text.draw(d, (cx, ty + 36), no_exact, 13, MUTED, anchor="mm", max_width=COL_W - 12)
         else:
-            pill(
-                d,
-                (left + COL_W / 2, ty),
-                f"short by {cost - value}",
-                14,
-                BAD,
-                (255, 255, 255),
-                anchor="m",
-            )
+            short = label(labels, "short_by", n=cost - value)
+            pill(d, (cx, ty), short, 14, BAD, (255, 255, 255), anchor="m", max_width=room)
     return img
 
 
-def render_hand(view: SeatView, *, name: str | None = None) -> bytes:
-    """PNG of the hand of the seat `view` was made for (the owner's own view)."""
-    return to_png(hand_image(view, name=name))
+def render_hand(view: SeatView, *, name: str | None = None, labels: Labels | None = None) -> bytes:
+    """PNG of the hand of the seat `view` was made for (the owner's own view), in the words
+    of `labels` (`render.labels`)."""
+    return to_png(hand_image(view, name=name, labels=labels))

@@ -1,4 +1,4 @@
-"""Colours, letters and names shared by every picture.
+"""Colours and letters shared by every picture (the words are in `render.labels`).
 
 Building and currency colours follow the box (RULES.md section 1). Every building type also has
 its own letter, so the pictures read the same to colour-blind players and in greyscale.
@@ -78,11 +78,3 @@ def lighter(color: RGB, amount: float = 0.5) -> RGB:
         int(g + (255 - g) * amount),
         int(b + (255 - b) * amount),
     )
-
-
-def building_name(building: Building) -> str:
-    return building.label.capitalize()
-
-
-def currency_name(currency: Currency) -> str:
-    return currency.label.capitalize()

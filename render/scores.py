@@ -15,6 +15,7 @@ from engine import Building, ScoringHeld, SeatView
 
 from . import text
 from .canvas import building_chip, new_canvas, pill, to_png
+from .labels import Labels, label
 from .palette import GRID, INK, MUTED, PANEL, PAPER_DARK, RGB, WALL_HIGHLIGHT
 
 MARGIN = 16
@@ -34,10 +35,11 @@ SERIES: tuple[tuple[RGB, str], ...] = (
     ((224, 140, 24), "down"),
     ((40, 40, 40), "cross"),
 )
-ROUND_NAMES = {1: "First scoring", 2: "Second scoring", 3: "Final scoring"}
 
 
-def scores_image(view: SeatView, names: Sequence[str]) -> Image.Image:
+def scores_image(
+    view: SeatView, names: Sequence[str], *, labels: Labels | None = None
+) -> Image.Image:
     """The picture as a Pillow image (see `render_scores`)."""
     players = len(view.table)
     rounds = list(view.scoring_rounds)
@@ -45,48 +47,47 @@ def scores_image(view: SeatView, names: Sequence[str]) -> Image.Image:
     side_h = max(CHART_H, 44 + players * 30)
     height = MARGIN + 44 + side_h + 20 + table_h + MARGIN
     img, d = new_canvas(WIDTH, height)
-    title = "Final scores" if view.is_over else "Score sheet"
-    text.draw(d, (MARGIN, MARGIN), title, 26, INK, bold=True)
-    held = len(rounds)
-    text.draw(
-        d, (WIDTH - MARGIN, MARGIN + 14), f"{held} of 3 scoring rounds held", 15, MUTED, anchor="rm"
-    )
+    title = label(labels, "final_scores" if view.is_over else "score_sheet")
+    w = text.draw(d, (MARGIN, MARGIN), title, 26, INK, bold=True, max_width=WIDTH // 2)
+    held = label(labels, "rounds_held", n=len(rounds))
+    room = WIDTH - 3 * MARGIN - w
+    text.draw(d, (WIDTH - MARGIN, MARGIN + 14), held, 15, MUTED, anchor="rm", max_width=room)
     top = MARGIN + 44
     chart_w = 500
-    _chart(d, view, rounds, (MARGIN, top, MARGIN + chart_w, top + CHART_H))
-    _standings(d, view, names, (MARGIN + chart_w + 16, top, WIDTH - MARGIN, top + side_h))
+    _chart(d, view, rounds, (MARGIN, top, MARGIN + chart_w, top + CHART_H), labels)
+    standings = (MARGIN + chart_w + 16, top, WIDTH - MARGIN, top + side_h)
+    _standings(d, view, names, standings, labels)
     y = top + side_h + 20
     if not rounds:
-        text.draw(
-            d,
-            (MARGIN, y + 10),
-            "No scoring round yet: the first scoring card is still in the deck.",
-            16,
-            MUTED,
-        )
+        empty = label(labels, "no_scoring_yet")
+        text.draw(d, (MARGIN, y + 10), empty, 16, MUTED, max_width=WIDTH - 2 * MARGIN)
     for held_round in rounds:
-        y = _round_table(d, held_round, names, y)
+        y = _round_table(d, held_round, names, y, labels)
     return img
 
 
-def render_scores(view: SeatView, names: Sequence[str]) -> bytes:
-    """PNG of the score sheet so far (the final ranking once the game is over)."""
-    return to_png(scores_image(view, names))
+def render_scores(view: SeatView, names: Sequence[str], *, labels: Labels | None = None) -> bytes:
+    """PNG of the score sheet so far (the final ranking once the game is over), in the words
+    of `labels` (`render.labels`)."""
+    return to_png(scores_image(view, names, labels=labels))
 
 
-def _name(names: Sequence[str], seat: int) -> str:
+def _name(names: Sequence[str], seat: int, labels: Labels | None) -> str:
     name = names[seat] if seat < len(names) else ""
-    return name if text.clean(name, 16) else f"Player {seat + 1}"
+    return name if text.clean(name, 16) else label(labels, "player", n=seat + 1)
 
 
 def _standings(
-    d: ImageDraw.ImageDraw, view: SeatView, names: Sequence[str], box: tuple[int, int, int, int]
+    d: ImageDraw.ImageDraw,
+    view: SeatView,
+    names: Sequence[str],
+    box: tuple[int, int, int, int],
+    labels: Labels | None,
 ) -> None:
     left, top, right, _bottom = box
     d.rounded_rectangle(box, 10, fill=PANEL, outline=GRID, width=2)
-    text.draw(
-        d, (left + 12, top + 10), "Ranking" if view.is_over else "Standings", 18, INK, bold=True
-    )
+    title = label(labels, "ranking" if view.is_over else "standings")
+    text.draw(d, (left + 12, top + 10), title, 18, INK, bold=True, max_width=right - left - 24)
     scores = view.scores
     order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
     for i, seat in enumerate(order):
@@ -100,7 +101,7 @@ def _standings(
         text.draw(
             d,
             (left + 66, y + 10),
-            _name(names, seat),
+            _name(names, seat, labels),
             16,
             INK,
             anchor="lm",
@@ -113,10 +114,12 @@ def _chart(
     view: SeatView,
     rounds: list[ScoringHeld],
     box: tuple[int, int, int, int],
+    labels: Labels | None,
 ) -> None:
     left, top, right, bottom = box
     d.rounded_rectangle(box, 10, fill=PANEL, outline=GRID, width=2)
-    text.draw(d, (left + 12, top + 10), "Scores over the game", 16, INK, bold=True)
+    title = label(labels, "chart_title")
+    text.draw(d, (left + 12, top + 10), title, 16, INK, bold=True, max_width=right - left - 24)
     pl, pr, pt, pb = left + 46, right - 20, top + 42, bottom - 30
     players = len(view.table)
     series = [[0] for _ in range(players)]
@@ -131,10 +134,11 @@ def _chart(
         y = pb - (pb - pt) * v / top_value
         d.line((pl, y, pr, y), fill=GRID, width=1)
         text.draw(d, (pl - 6, y), str(v), 12, MUTED, anchor="rm")
-    labels = ["start", "1st", "2nd", "final"]
-    for i, label in enumerate(labels):
+    ticks = ("chart_start", "chart_first", "chart_second", "chart_final")
+    for i, key in enumerate(ticks):
         x = pl + (pr - pl) * i / 3
-        text.draw(d, (x, pb + 8), label, 12, MUTED, anchor="mt")
+        tick = label(labels, key)
+        text.draw(d, (x, pb + 8), tick, 12, MUTED, anchor="mt", max_width=round((pr - pl) / 3) - 8)
     for seat, values in enumerate(series):
         color, shape = SERIES[seat % len(SERIES)]
         points = [
@@ -162,21 +166,32 @@ def _marker(d: ImageDraw.ImageDraw, shape: str, x: float, y: float, r: float, co
         d.line((x - r, y + r, x + r, y - r), fill=color, width=3)
 
 
-def _round_table(d: ImageDraw.ImageDraw, held: ScoringHeld, names: Sequence[str], y: int) -> int:
+def _round_table(
+    d: ImageDraw.ImageDraw, held: ScoringHeld, names: Sequence[str], y: int, labels: Labels | None
+) -> int:
     """One round's table; returns the y below it."""
-    text.draw(
-        d, (MARGIN, y), ROUND_NAMES.get(held.round_no, f"Round {held.round_no}"), 18, INK, bold=True
-    )
+    if held.round_no in (1, 2, 3):
+        title = label(labels, f"scoring_{held.round_no}")
+    else:
+        title = label(labels, "scoring_n", n=held.round_no)
+    text.draw(d, (MARGIN, y), title, 18, INK, bold=True, max_width=WIDTH - 2 * MARGIN)
     y += 28
     x0 = MARGIN + NAME_W
     d.rectangle((MARGIN, y, WIDTH - MARGIN, y + ROW_H - 1), fill=PAPER_DARK)
     for i, building in enumerate(Building):
         building_chip(d, x0 + i * TYPE_W + (TYPE_W - 20) / 2, y + 4, building, 20)
     xs = x0 + 6 * TYPE_W
-    headers = ("wall", "round", "total")
-    for i, label in enumerate(headers):
+    headers = ("col_wall", "col_round", "col_total")
+    for i, key in enumerate(headers):
         text.draw(
-            d, (xs + i * NUM_W + NUM_W / 2, y + ROW_H / 2), label, 14, MUTED, bold=True, anchor="mm"
+            d,
+            (xs + i * NUM_W + NUM_W / 2, y + ROW_H / 2),
+            label(labels, key),
+            14,
+            MUTED,
+            bold=True,
+            anchor="mm",
+            max_width=NUM_W - 6,
         )
     y += ROW_H
     rows = [r for r in held.rows if r.seat >= 0]
@@ -188,7 +203,7 @@ def _round_table(d: ImageDraw.ImageDraw, held: ScoringHeld, names: Sequence[str]
         text.draw(
             d,
             (MARGIN + 22, y + ROW_H / 2),
-            _name(names, row.seat),
+            _name(names, row.seat, labels),
             16,
             INK,
             anchor="lm",

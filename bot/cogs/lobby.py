@@ -247,7 +247,7 @@ class LobbyCommands:
             current = names[view.current_seat] if view.current_seat is not None else "-"
             text = i18n.t(locale, "status.turn", turn=view.turn_number, name=current, scores=scores)
             await interaction.followup.send(
-                text, file=await table_file(view, names), ephemeral=True
+                text, file=await table_file(view, names, locale), ephemeral=True
             )
 
     @app_commands.command(name=T("cmd.abandon.name"), description=T("cmd.abandon.description"))

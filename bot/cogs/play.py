@@ -149,7 +149,7 @@ async def announce_turn(
             lines += results_lines(locale, names, public)
         await channel.send(
             "\n".join(lines)[:2000],
-            file=await scores_file(public, names),
+            file=await scores_file(public, names, locale),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         summary = []
@@ -276,14 +276,15 @@ async def board_selected(
         names = names_by_seat(result.game)
         if not 0 <= seat < len(names):
             raise InvalidRequest()
-        png = await _alhambra_png(result.view, seat, names[seat])
+        png = await _alhambra_png(result.view, seat, names[seat], user_locale(interaction))
         await interaction.response.edit_message(
             content=names[seat], attachments=[discord.File(io.BytesIO(png), "alhambra.png")]
         )
 
 
-async def _alhambra_png(view: SeatView, seat: int, name: str) -> bytes:
-    return await asyncio.to_thread(render.render_alhambra, view, seat, name=name)
+async def _alhambra_png(view: SeatView, seat: int, name: str, locale: str) -> bytes:
+    labels = i18n.image_labels(locale)
+    return await asyncio.to_thread(render.render_alhambra, view, seat, name=name, labels=labels)
 
 
 async def show_hand(bot: AlhambraBot, interaction: discord.Interaction, game_id: int) -> None:
@@ -293,7 +294,8 @@ async def show_hand(bot: AlhambraBot, interaction: discord.Interaction, game_id:
     locale = user_locale(interaction)
     view = result.view
     name = _name(result.game, result.seat)
-    png = await asyncio.to_thread(render.render_hand, view, name=name)
+    labels = i18n.image_labels(locale)
+    png = await asyncio.to_thread(render.render_hand, view, name=name, labels=labels)
     text = (
         i18n.t(locale, "reply.hand", cards=cards_text(locale, view.hand))
         if view.hand
@@ -617,7 +619,7 @@ class PlayCommands:
                 if not matches:
                     raise InvalidRequest(i18n.t(locale, "error.unknown_player", name=player))
                 seat = matches[0]
-            png = await _alhambra_png(result.view, seat, names[seat])
+            png = await _alhambra_png(result.view, seat, names[seat], locale)
             await reply(
                 interaction, names[seat], file=discord.File(io.BytesIO(png), "alhambra.png")
             )
@@ -645,7 +647,8 @@ class PlayCommands:
         async with handling(interaction, "scores"):
             result = await _command_view(self.bot, interaction)
             names = names_by_seat(result.game)
-            await reply(interaction, file=await scores_file(result.view, names))
+            locale = user_locale(interaction)
+            await reply(interaction, file=await scores_file(result.view, names, locale))
 
     @app_commands.command(name=T("cmd.settings.name"), description=T("cmd.settings.description"))
     @app_commands.describe(

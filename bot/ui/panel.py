@@ -403,8 +403,15 @@ async def panel_message(
     if spec.picture is not None:
         tile, mode = spec.picture
         assert view.seat is not None
+        labels = i18n.image_labels(locale)
         png = await asyncio.to_thread(
-            render.render_alhambra, view, view.seat, name=name, placing=tile, mode=mode
+            render.render_alhambra,
+            view,
+            view.seat,
+            name=name,
+            placing=tile,
+            mode=mode,
+            labels=labels,
         )
         files.append(discord.File(io.BytesIO(png), filename=ALHAMBRA_FILE))
     return {"content": spec.text, "view": ui, "files": files}

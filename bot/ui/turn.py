@@ -44,13 +44,16 @@ def mention_of(game: GameInfo, seat: int | None) -> str:
     return f"<@{player.user_id}>" if player.user_id is not None else f"**{player.name}**"
 
 
-async def table_file(view: SeatView, names: list[str]) -> discord.File:
-    png = await asyncio.to_thread(render.render_table, view, names)
+async def table_file(view: SeatView, names: list[str], locale: str) -> discord.File:
+    """The table picture with its words in `locale` (the reader's, or the game's in public)."""
+    labels = i18n.image_labels(locale)
+    png = await asyncio.to_thread(render.render_table, view, names, labels=labels)
     return discord.File(io.BytesIO(png), filename=TABLE_FILE)
 
 
-async def scores_file(view: SeatView, names: list[str]) -> discord.File:
-    png = await asyncio.to_thread(render.render_scores, view, names)
+async def scores_file(view: SeatView, names: list[str], locale: str) -> discord.File:
+    labels = i18n.image_labels(locale)
+    png = await asyncio.to_thread(render.render_scores, view, names, labels=labels)
     return discord.File(io.BytesIO(png), filename=SCORES_FILE)
 
 
@@ -143,7 +146,7 @@ async def turn_message(
     return {
         "content": "\n".join(lines)[:2000],
         "embed": embed,
-        "file": await table_file(view, names),
+        "file": await table_file(view, names, locale),
         "view": turn_buttons(game, locale),
         "allowed_mentions": discord.AllowedMentions(users=True, roles=False, everyone=False),
     }

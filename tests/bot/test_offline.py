@@ -188,6 +188,12 @@ def test_japanese_game_uses_the_catalogue(tmp_path: Path) -> None:
     from bot import i18n
 
     assert i18n.t("ja", "button.take") in text and "Take money" not in text
+    # the terminal's own words too: prompts, the turn's summary, the pictures' words
+    assert i18n.t("ja", "offline.choice_prompt", count=2) in text
+    assert i18n.t("ja", "offline.hand", cards="").rstrip() in text
+    assert i18n.t("ja", "offline.goodbye") in text
+    for english in ("Your choice", "Scores:", "Market:", "Your hand:", "picture:", "Goodbye"):
+        assert english not in text, english
 
 
 def test_a_step_can_be_undone_before_the_turn_is_confirmed(tmp_path: Path) -> None:

@@ -1,0 +1,124 @@
+"""The words drawn on the pictures, in English unless the caller passes its own.
+
+Render does not import the bot, so it cannot reach the bot's catalogue; instead every public
+`render_*` / `*_image` function takes `labels`, a mapping from the keys below to texts in the
+reader's language (the bot builds it with `bot.i18n.image_labels(locale)`). Any key missing
+from that mapping, or a text whose placeholders do not match, falls back to the English here,
+so a picture is always drawn. A test keeps this table equal to the English catalogue.
+
+Keys `currency.*` and `building.*` are the catalogue's own names for currencies and building
+types; every other key is `img.<key>` in the catalogue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine import Building, Currency
+
+Labels = Mapping[str, str]
+
+DEFAULT_LABELS: dict[str, str] = {
+    # Shared by several pictures.
+    "player": "Player {n}",
+    "pts": "pts",
+    "points": "{n} pts",
+    "wall": "wall {n}",
+    "cards": "{n} cards",
+    "cards_one": "{n} card",
+    "empty": "empty",
+    # The table.
+    "title": "Alhambra",
+    "turn": "Turn {n}",
+    "to_play": "to play",
+    "title_to_play": "{name} to play",
+    "title_final_placement": "{name}: final placement",
+    "game_over_one": "Game over: {names} wins",
+    "game_over_many": "Game over: {names} win",
+    "supply": "buildings {n}",
+    "deck": "deck {n}",
+    "scoring": "scoring",
+    "money_pool": "Money pool",
+    "reserve_count": "reserve {n}",
+    "dirk": "Dirk",
+    "dirk_note": "neutral, counts in majorities",
+    "buildings": "{n} buildings",
+    "buildings_one": "{n} building",
+    # A player's Alhambra.
+    "prompt_place": "Place the {building} (cost {cost}) on a yellow cell",
+    "prompt_swap": "Swap the {building} (cost {cost}) with a marked building",
+    "prompt_remove": "Pick a marked building to move to your reserve",
+    "prompt_remove_none": "No building can be moved to the reserve",
+    "prompt_place_none": "No cell fits it: it can only go to the reserve",
+    "reserve": "Reserve",
+    # A hand.
+    "your_hand": "Your hand",
+    "hand_total": "{cards} · {total} in all",
+    "only_you_named": "{name} · only you can see it",
+    "only_you": "only you see it",
+    "no_cards": "no cards",
+    "nothing_for_sale": "nothing for sale",
+    "can_buy": "can buy",
+    "exact": "exact: +1 action",
+    "no_exact": "no exact payment",
+    "short_by": "short by {n}",
+    # The score sheet.
+    "final_scores": "Final scores",
+    "score_sheet": "Score sheet",
+    "rounds_held": "{n} of 3 scoring rounds held",
+    "no_scoring_yet": "No scoring round yet: the first scoring card is still in the deck.",
+    "ranking": "Ranking",
+    "standings": "Standings",
+    "chart_title": "Scores over the game",
+    "chart_start": "start",
+    "chart_first": "1st",
+    "chart_second": "2nd",
+    "chart_final": "final",
+    "scoring_1": "First scoring",
+    "scoring_2": "Second scoring",
+    "scoring_3": "Final scoring",
+    "scoring_n": "Round {n}",
+    "col_wall": "wall",
+    "col_round": "round",
+    "col_total": "total",
+    # Names of currencies and building types (the catalogue's currency.* and building.*).
+    "currency.crown": "Crown",
+    "currency.dirham": "Dirham",
+    "currency.dinar": "Dinar",
+    "currency.ducat": "Ducat",
+    "building.pavilion": "Pavilion",
+    "building.seraglio": "Seraglio",
+    "building.arcades": "Arcades",
+    "building.chambers": "Chambers",
+    "building.garden": "Garden",
+    "building.tower": "Tower",
+}
+
+
+def label(labels: Labels | None, key: str, /, **params: Any) -> str:
+    """The text of `key` from `labels`, else English, with its placeholders filled.
+
+    A translation with a wrong placeholder must not cost the player the picture: it falls back
+    to the English text. An unknown key is a programming error and raises KeyError."""
+    default = DEFAULT_LABELS[key]
+    chosen = labels.get(key, default) if labels else default
+    if not isinstance(chosen, str):
+        chosen = default
+    try:
+        return chosen.format_map(params)
+    except (KeyError, ValueError, IndexError, AttributeError):
+        return default.format_map(params)
+
+
+def counted(labels: Labels | None, key: str, n: int) -> str:
+    """'1 card' / '3 cards': the `<key>_one` text for exactly one, else `<key>`."""
+    return label(labels, f"{key}_one" if n == 1 else key, n=n)
+
+
+def currency_name(labels: Labels | None, currency: Currency) -> str:
+    return label(labels, f"currency.{currency.label}")
+
+
+def building_name(labels: Labels | None, building: Building) -> str:
+    return label(labels, f"building.{building.label}")

@@ -96,6 +96,9 @@ class AlhambraBot(commands.Bot):
             self.synced = await sync_commands(self, force=self.sync_mode == "force")
 
     async def on_ready(self) -> None:
+        self.spawn(self._resume_computers())
+
+    async def _resume_computers(self) -> None:
         """Computer players whose turn came while the bot was down play it now."""
         from .cogs.play import play_computers
 

@@ -750,7 +750,9 @@ class Store:
         return cls(conn, os.fspath(path))
 
     async def close(self) -> None:
-        await self.conn.close()
+        """Close once the transaction under way (if any) is over."""
+        async with self._lock:
+            await self.conn.close()
 
     async def __aenter__(self) -> Store:
         return self

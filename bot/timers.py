@@ -71,12 +71,19 @@ class TimerDispatcher:
         task, self._task = self._task, None
         if task is None:
             return
+        if not self.started.is_set():  # still waiting for the bot to be ready: nothing to finish
+            task.cancel()
         try:
             await asyncio.wait_for(asyncio.shield(task), timeout)
         except TimeoutError:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        except asyncio.CancelledError:
+            if not task.cancelled():
+                raise
+        except Exception:
+            log.exception("the timer dispatcher failed")
 
     async def run_due(self) -> int:
         """Fire every timer due now, soonest first; returns how many fired."""

@@ -1,0 +1,123 @@
+"""Seeded random-search tuning of `normal`'s weights against two `easy` (or `normal`) players.
+
+Each candidate changes one to three weights of the incumbent by a random factor and plays the
+same games as the incumbent (common random numbers: same game seeds, same seats, same opponent
+seeds), so a difference comes from the weights and not from the deal. A candidate replaces the
+incumbent when it scores higher on win share plus a hundredth of the mean score margin (the
+margin is less noisy than wins). The search is greedy on one set of games, so confirm the result
+on other seeds with `bench/ai.py` before copying it into `NormalWeights`.
+
+    nice -n 19 python bench/ai_tune.py --games 200 --minutes 15 --jobs 2 --seed 12
+    nice -n 19 python bench/ai_tune.py --against normal --seed 21   # for HARD_WEIGHTS
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+
+from engine import new_game  # noqa: E402
+from engine.ai import make_player  # noqa: E402
+from engine.ai.normal import NORMAL_WEIGHTS, NormalPlayer, NormalWeights  # noqa: E402
+
+PLAYERS = 3
+
+
+def play(
+    weights: dict[str, float], game_no: int, seed: int, against: str = "easy"
+) -> tuple[float, float]:
+    """One game of `normal` with these weights against two `against` players: (win share, score
+    margin)."""
+    hero = game_no % PLAYERS
+    game_seed = seed * 100_003 + game_no
+    w = NormalWeights(**weights)
+    players = [
+        NormalPlayer(game_seed * 10 + s, w)
+        if s == hero
+        else make_player(against, game_seed * 10 + s)
+        for s in range(PLAYERS)
+    ]
+    game = new_game(PLAYERS, game_seed)
+    history = game.setup_events()
+    while not game.is_over:
+        seat = game.current_seat
+        assert seat is not None
+        history.extend(game.apply(players[seat].choose(game.view(seat), history)))
+    winners = game.winners
+    scores = game.scores
+    margin = scores[hero] - max(s for k, s in enumerate(scores) if k != hero)
+    return (1 / len(winners) if hero in winners else 0.0), margin
+
+
+def _play_args(args: tuple[dict[str, float], int, int, str]) -> tuple[float, float]:
+    return play(*args)
+
+
+def evaluate(
+    weights: dict[str, float],
+    games: int,
+    seed: int,
+    pool: ProcessPoolExecutor | None,
+    against: str = "easy",
+) -> tuple[float, float]:
+    tasks = [(weights, k, seed, against) for k in range(games)]
+    if pool is None:
+        results = [_play_args(t) for t in tasks]
+    else:
+        results = list(pool.map(_play_args, tasks, chunksize=8))
+    return statistics.fmean(r[0] for r in results), statistics.fmean(r[1] for r in results)
+
+
+def objective(result: tuple[float, float]) -> float:
+    return result[0] + result[1] / 100
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="games per candidate")
+    parser.add_argument("--minutes", type=float, default=10.0, help="time budget")
+    parser.add_argument("--seed", type=int, default=12, help="games and search seed")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--start", default="", help="JSON weights to start from")
+    parser.add_argument("--against", default="easy", choices=["easy", "normal"])
+    args = parser.parse_args()
+
+    names = [f.name for f in dataclasses.fields(NormalWeights)]
+    current = dataclasses.asdict(NORMAL_WEIGHTS)
+    if args.start:
+        current.update(json.loads(args.start))
+    rng = random.Random(args.seed)
+    started = time.perf_counter()
+    pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
+    try:
+        best = objective(evaluate(current, args.games, args.seed, pool, args.against))
+        print(f"start {best:.3f} {json.dumps(current)}", flush=True)
+        while time.perf_counter() - started < args.minutes * 60:
+            candidate = dict(current)
+            for name in rng.sample(names, rng.choice([1, 2, 3])):
+                candidate[name] = round(candidate[name] * math.exp(rng.gauss(0, 0.4)), 3)
+            result = evaluate(candidate, args.games, args.seed, pool, args.against)
+            changed = {k: v for k, v in candidate.items() if v != current[k]}
+            print(f"{objective(result):.3f} (best {best:.3f}) {result} {changed}", flush=True)
+            if objective(result) > best:
+                best, current = objective(result), candidate
+                print(f"accepted {json.dumps(current)}", flush=True)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    print(f"final {best:.3f} {json.dumps(current)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,110 @@
+"""What `normal` and `hard` prefer in constructed positions, and that the tuned weights load."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+
+from engine import Buy, Game, TakeMoney, new_game
+from engine.ai import HardPlayer, NormalPlayer, make_player
+from engine.ai.hard import HARD_WEIGHTS, position_value
+from engine.ai.normal import NORMAL_WEIGHTS, NormalWeights, score_actions
+from engine.catalogue import CARD_VALUE, TILE_COST, card_id
+
+
+def with_hand(game: Game, seat: int, cards: list[int]) -> Game:
+    """The same game with `seat` holding `cards` (taken out of the deck, the rest returned)."""
+    snap = json.loads(game.to_json())
+    for part in ("state", "turn_start"):
+        state = snap[part]
+        old = state["hands"][seat]
+        state["deck"] = [c for c in state["deck"] if c not in cards] + old
+        state["hands"][seat] = list(cards)
+    return Game.from_dict(snap)
+
+
+def crown_game(cards: list[tuple[int, int]]) -> tuple[Game, int]:
+    """Game 5 of 3 players (slot 1 sells chambers for 8 crowns) with the first seat's hand set."""
+    game = new_game(3, 5)
+    assert TILE_COST[game.market[0]] == 8 and game.phase == "action"
+    seat = game.current_seat
+    hand = [card_id(0, value, copy) for value, copy in cards]
+    return with_hand(game, seat, hand), seat
+
+
+def test_tuned_weights_load_and_are_sane() -> None:
+    assert NormalPlayer(3).weights == NORMAL_WEIGHTS
+    assert make_player("normal", 3).weights == NORMAL_WEIGHTS
+    values = dataclasses.asdict(NORMAL_WEIGHTS)
+    assert all(math.isfinite(v) and v >= 0 for v in values.values())
+    assert NormalWeights(**values) == NORMAL_WEIGHTS
+    # money must lose value as the supply runs out, or the player hoards to the end
+    assert NORMAL_WEIGHTS.coin_early > NORMAL_WEIGHTS.coin_late
+
+
+def test_normal_buys_with_an_exact_payment() -> None:
+    game, seat = crown_game([(5, 0), (3, 0), (1, 0)])
+    view = game.view(seat)
+    best = make_player("normal", 1).choose(view, game.setup_events())
+    assert isinstance(best, Buy) and best.slot == 0
+    assert sum(CARD_VALUE[c] for c in best.cards) == 8
+
+
+def test_normal_does_not_overpay_heavily_early() -> None:
+    game, seat = crown_game([(7, 0), (7, 1)])
+    view = game.view(seat)
+    assert any(isinstance(a, Buy) and a.slot == 0 for a in view.legal)
+    assert isinstance(make_player("normal", 1).choose(view, game.setup_events()), TakeMoney)
+
+
+def test_normal_uses_the_extra_action_of_an_exact_payment() -> None:
+    game, seat = crown_game([(5, 0), (3, 0)])
+    history = game.setup_events()
+    buy = next(a for a in game.legal_actions() if isinstance(a, Buy) and a.slot == 0)
+    history.extend(game.apply(buy))
+    assert game.phase == "action" and game.pending
+    assert isinstance(make_player("normal", 1).choose(game.view(seat), history), TakeMoney)
+
+
+def test_scores_are_sorted_best_first_and_cover_every_option() -> None:
+    game, seat = crown_game([(5, 0), (3, 0), (1, 0)])
+    view = game.view(seat)
+    scored = score_actions(view, list(view.legal))
+    assert len(scored) == len(view.legal)
+    values = [v for v, _a in scored]
+    assert values == sorted(values, reverse=True)
+
+
+def test_position_value_rewards_money_and_is_relative() -> None:
+    poor, seat = crown_game([(1, 0)])
+    rich, _ = crown_game([(9, 0), (8, 0), (7, 0)])
+    assert position_value(rich, seat) > position_value(poor, seat)
+    other = (seat + 1) % 3
+    assert position_value(rich, other) < position_value(poor, other)
+
+
+def test_hard_keeps_an_obvious_exact_purchase() -> None:
+    game, seat = crown_game([(5, 0), (3, 0), (1, 0)])
+    action = HardPlayer(2, worlds=2, top_k=3).choose(game.view(seat), game.setup_events())
+    assert isinstance(action, Buy) and action.slot == 0
+
+
+def test_hard_starts_from_its_own_tuned_weights() -> None:
+    assert HardPlayer(1).weights == HARD_WEIGHTS
+    assert HARD_WEIGHTS != NORMAL_WEIGHTS
+    assert all(math.isfinite(v) and v >= 0 for v in dataclasses.asdict(HARD_WEIGHTS).values())
+
+
+def test_hard_without_worlds_is_its_one_step_judgement() -> None:
+    game = new_game(3, 9)
+    history = game.setup_events()
+    drivers = [make_player("easy", s) for s in range(3)]
+    for _ in range(30):
+        seat = game.current_seat
+        history.extend(game.apply(drivers[seat].choose(game.view(seat), history)))
+    seat = game.current_seat
+    view = game.view(seat)
+    options = [a for a in view.legal if a.kind != "undo"]
+    expected = score_actions(view, options, HARD_WEIGHTS)[0][1]
+    assert HardPlayer(4, worlds=0).choose(view, history) == expected

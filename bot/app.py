@@ -84,7 +84,10 @@ class AlhambraBot(commands.Bot):
         return self._service
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.db_path)
+        self.store = await Store.open(
+            self.settings.db_path,
+            synchronous="NORMAL" if self.settings.db_sync == "NORMAL" else "FULL",
+        )
         self._service = GameService(self.store, clock=self._clock, seed_source=self._seed_source)
         await self.tree.set_translator(CatalogueTranslator())
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]

@@ -25,6 +25,9 @@ class Settings:
     db_path: str
     dev_guild: int | None
     log_level: str
+    #: SQLite's durability: FULL syncs every move to disk (survives a power cut); NORMAL only
+    #: survives a crash of the bot, and is faster on slow disks.
+    db_sync: str = "FULL"
 
     def require_token(self) -> str:
         if not self.token:
@@ -74,9 +77,13 @@ def load_settings(
         raise ConfigError(
             f"ALHAMBRA_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}."
         )
+    sync = env.get("ALHAMBRA_DB_SYNC", "FULL").strip().upper() or "FULL"
+    if sync not in ("FULL", "NORMAL"):
+        raise ConfigError(f"ALHAMBRA_DB_SYNC must be FULL or NORMAL, not {sync!r}.")
     return Settings(
         token=env.get("DISCORD_TOKEN", "").strip() or None,
         db_path=env.get("ALHAMBRA_DB", "").strip() or DEFAULT_DB,
         dev_guild=dev_guild,
         log_level=level,
+        db_sync=sync,
     )

@@ -216,6 +216,13 @@ class Tx:
             ),
         )
 
+    async def game_and_snapshot(self, game_id: int) -> tuple[GameInfo, str | None] | None:
+        """A game and its snapshot read together: one consistent row, no transaction needed."""
+        row = await self.row(
+            f"SELECT {_GAME_COLUMNS}, snapshot FROM games WHERE id = ?", (game_id,)
+        )
+        return None if row is None else (await self._with_seats(row), row["snapshot"])
+
     async def snapshot(self, game_id: int) -> str | None:
         row = await self.row("SELECT snapshot FROM games WHERE id = ?", (game_id,))
         return None if row is None else row["snapshot"]
@@ -772,6 +779,13 @@ class Store:
                 if self.conn.in_transaction:
                     await self.conn.execute("ROLLBACK")
                 raise
+
+    @asynccontextmanager
+    async def peek(self) -> AsyncIterator[Tx]:
+        """The connection for reads that need no snapshot across statements (each statement
+        sees committed data only, as the lock keeps other coroutines' transactions out)."""
+        async with self._lock:
+            yield Tx(self.conn)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Tx]:

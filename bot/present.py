@@ -239,69 +239,38 @@ def _tile_at(view: SeatView, x: int, y: int) -> int:
 # --- what happened ---------------------------------------------------------------------------
 
 
+#: The sentence for each kind of step; its placeholders are filled from the event's fields.
+_STEP_KEYS: dict[type, str] = {
+    MoneyTaken: "log.took",
+    BuildingBought: "log.bought",
+    BuildingPlaced: "log.placed",
+    BuildingReserved: "log.reserved",
+    GivenToDirk: "log.dirk",
+    BuildingRemoved: "log.removed",
+    BuiltFromReserve: "log.built",
+    BuildingsSwapped: "log.swapped",
+    Passed: "log.passed",
+    Skipped: "log.skipped",
+}
+
+
 def step_line(locale: str, event: Event, names: Sequence[str]) -> str | None:
     """One sentence for one step of a turn (None for events that say nothing by themselves)."""
-    t = i18n.t
-    if isinstance(event, MoneyTaken):
-        return t(locale, "log.took", name=names[event.seat], cards=cards_text(locale, event.cards))
-    if isinstance(event, BuildingBought):
-        key = "log.bought_exact" if event.exact else "log.bought"
-        return t(
-            locale,
-            key,
-            name=names[event.seat],
-            building=building_name(locale, event.tile),
-            cards=cards_text(locale, event.cards),
-        )
-    if isinstance(event, BuildingPlaced):
-        return t(
-            locale,
-            "log.placed",
-            name=names[event.seat],
-            building=building_name(locale, event.tile),
-            cell=cell_text(event.x, event.y),
-        )
-    if isinstance(event, BuildingReserved):
-        return t(
-            locale,
-            "log.reserved",
-            name=names[event.seat],
-            building=building_name(locale, event.tile),
-        )
-    if isinstance(event, GivenToDirk):
-        return t(
-            locale, "log.dirk", name=names[event.seat], building=building_name(locale, event.tile)
-        )
-    if isinstance(event, BuildingRemoved):
-        return t(
-            locale,
-            "log.removed",
-            name=names[event.seat],
-            building=building_name(locale, event.tile),
-            cell=cell_text(event.x, event.y),
-        )
-    if isinstance(event, BuiltFromReserve):
-        return t(
-            locale,
-            "log.built",
-            name=names[event.seat],
-            building=building_name(locale, event.tile),
-            cell=cell_text(event.x, event.y),
-        )
+    key = _STEP_KEYS.get(type(event))
+    if key is None:
+        return None
+    if isinstance(event, BuildingBought) and event.exact:
+        key = "log.bought_exact"
+    params: dict[str, str] = {"name": names[event.seat]}  # type: ignore[union-attr]
+    if isinstance(tile := getattr(event, "tile", None), int):
+        params["building"] = building_name(locale, tile)
+    if isinstance(cards := getattr(event, "cards", None), tuple):
+        params["cards"] = cards_text(locale, cards)
+    if isinstance(x := getattr(event, "x", None), int):
+        params["cell"] = cell_text(x, event.y)  # type: ignore[union-attr]
     if isinstance(event, BuildingsSwapped):
-        return t(
-            locale,
-            "log.swapped",
-            name=names[event.seat],
-            building=building_name(locale, event.tile),
-            other=building_name(locale, event.replaced),
-            cell=cell_text(event.x, event.y),
-        )
-    if isinstance(event, Passed):
-        return t(locale, "log.passed", name=names[event.seat])
-    if isinstance(event, Skipped):
-        return t(locale, "log.skipped", name=names[event.seat])
-    return None
+        params["other"] = building_name(locale, event.replaced)
+    return i18n.t(locale, key, **params)
 
 
 def turn_summary(

@@ -142,9 +142,13 @@ class GameService:
         max_players: int = MAX_PLAYERS,
         turn_deadline_s: int | None = None,
         reminder_after_s: int | None = None,
+        deadline_rules: DeadlineRules | None = None,
     ) -> GameInfo:
-        """Open a lobby in a channel; the host takes the first place at the table."""
+        """Open a lobby in a channel; the host takes the first place at the table. The deadline
+        rules, if any, are stored in the same transaction."""
         name = clean_name(host_name)
+        if deadline_rules is not None:
+            check_deadline_rules(deadline_rules)
         try:
             opts = (
                 options if isinstance(options, Options) else Options.model_validate(options or {})
@@ -181,6 +185,8 @@ class GameService:
                 await tx.insert_seat(
                     game_id, kind="human", user_id=host_id, level=None, name=name, now=now
                 )
+                if deadline_rules is not None:
+                    await tx.set_deadline_rules(game_id, deadline_rules, now)
                 return await _need_game(tx, game_id)
         except sqlite3.IntegrityError:
             # The one-open-game-per-channel index caught a race with another process.

@@ -164,10 +164,9 @@ class LobbyCommands:
                 host_name=interaction.user.display_name,
                 options={"holes": holes},
                 max_players=max_players,
+                deadline_rules=rules,
             )
             interaction.extras["game_id"] = game.id
-            if rules != DeadlineRules():
-                await self.bot.service.set_deadline_rules(game.id, interaction.user.id, rules)
             locale = channel_locale(interaction)
             await interaction.response.send_message(
                 embed=lobby_embed(game, locale),

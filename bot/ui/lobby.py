@@ -28,6 +28,7 @@ def lobby_embed(game: GameInfo, locale: str) -> discord.Embed:
         [
             i18n.t(locale, "lobby.host", name=host),
             i18n.t(locale, f"lobby.rule.{game.options.get('holes', 'classic')}"),
+            i18n.t(locale, "lobby.deadline", deadline=_deadline(game, locale)),
             "",
             i18n.t(locale, "lobby.hint"),
         ]
@@ -47,6 +48,12 @@ def lobby_embed(game: GameInfo, locale: str) -> discord.Embed:
     )
     embed.set_footer(text=f"#{game.id}")
     return embed
+
+
+def _deadline(game: GameInfo, locale: str) -> str:
+    hours = (game.turn_deadline_s or 0) // 3600
+    key = f"choice.deadline.{hours}"
+    return i18n.t(locale, key) if i18n.has(key) else f"{hours} h"
 
 
 def closed_embed(game: GameInfo, locale: str, key: str) -> discord.Embed:

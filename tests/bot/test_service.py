@@ -476,3 +476,23 @@ async def test_remembered_messages_and_meta(service: GameService) -> None:
     await service.set_meta("commands:global", "hash-1")
     await service.set_meta("commands:global", "hash-2")
     assert await service.meta("commands:global") == "hash-2"
+
+
+async def test_a_lobby_is_created_with_its_deadline_rules_in_one_go(service: GameService) -> None:
+    from bot.store import DeadlineRules
+
+    rules = DeadlineRules(turn_deadline_s=48 * 3600, policy="skip", missed_limit=2)
+    game = await service.create_game(
+        channel_id=7, host_id=HOST, host_name="Ann", deadline_rules=rules
+    )
+    assert game.turn_deadline_s == 48 * 3600
+    assert await service.deadline_rules(game.id) == rules
+    with pytest.raises(InvalidRequest):  # refused before anything is written
+        await service.create_game(
+            channel_id=8,
+            host_id=HOST,
+            host_name="Ann",
+            deadline_rules=DeadlineRules(turn_deadline_s=-5),
+        )
+    with pytest.raises(NoGameHere):
+        await service.game_in_channel(8)

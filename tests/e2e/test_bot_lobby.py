@@ -77,6 +77,7 @@ async def test_a_lobby_gathers_players_and_starts(sim, run_bot, make_bot, table,
         assert lobby is not None and not lobby.ephemeral
         assert lobby.button_labels() == ["Join", "Leave", "Start"]
         assert "strict" in opened.text and "ann" in opened.text
+        assert "Turn deadline: No deadline" in opened.text
 
         # by button
         joined = await sim.click(u["bob"], lobby, "Join")
@@ -213,3 +214,10 @@ async def test_a_failing_reply_does_not_lose_the_action(sim, run_bot, make_bot, 
         await sim.slash(u["cid"], "alhambra join", channel=channel)
         await sim.wait_until(lambda: "cid" in lobby.embed["fields"][0]["value"])
     assert len(db_rows(db_path)["seats"]) == 3
+
+
+async def test_the_lobby_shows_the_turn_deadline(sim, run_bot, make_bot, table) -> None:
+    _, channel, u = table
+    async with run_bot(make_bot()):
+        opened = await sim.slash(u["cid"], "alhambra new", channel=channel, deadline=48)
+        assert "48時間" in opened.text or "48 hours" in opened.text

@@ -7,10 +7,14 @@ Every option is valued as what it adds to the seat's expected final score, in po
 - money is worth a rate per coin that falls as the supply runs out (money scores nothing at the
   end), with diminishing returns for a hoard, plus the buildings on the market that the hand can
   pay for, exactly (an exact payment is a free extra action) or at all;
-- an exact payment earns an extra action; redesigns put reserve buildings to work.
+- an exact payment earns an extra action; redesigns put reserve buildings to work;
+- optionally (`contested`), a market building an opponent can pay exactly before the seat's next
+  turn is a weaker option (every hand is known from the public log, `knowledge.deduce`), so
+  waiting for it is worth less and buying it now more.
 So buying compares the building with the money it costs and the options the rest of the hand
 keeps, and taking money compares coins and new exact payments. The constants were tuned by a
-seeded search against `easy` (see `bench/ai_tune.py`); they live in `NormalWeights`.
+seeded search against `easy` on several seeds (see `bench/ai_tune.py`); they live in
+`NormalWeights`.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from ..events import Event
 from ..view import SeatView
 from .easy import view_counts
 from .evaluate import PAID, RoundOutlook, openness, soft_points
+from .knowledge import deduce
 from .player import Player
 
 
@@ -68,11 +73,18 @@ class NormalWeights:
     #: an exact payment's extra action: a flat bonus plus a share of the best money it can take
     extra_action: float = 0.915
     extra_take: float = 0.9
-    #: a bought building that fits nowhere in the Alhambra
+    #: a bought building that fits nowhere in the Alhambra: a penalty, and the share of its
+    #: majority value it keeps (it counts only once a later redesign finds it a cell)
     no_place: float = 2.0
+    unplaced: float = 1.0
     #: placement: openness per usable cell and compactness per step from the fountain
     openness: float = 0.086
     compact: float = 0.05
+    #: share of a market option lost when an opponent, who moves first, can pay for that
+    #: building exactly / at all (every hand is known from the public log). Off: 0.3 gained
+    #: about a point against `easy` (within noise) but cost `hard` three against `normal`.
+    contested: float = 0.0
+    contested_afford: float = 0.0
 
 
 NORMAL_WEIGHTS = NormalWeights()
@@ -92,6 +104,8 @@ class Situation:
     wall: int
     #: points a market slot's building is worth to the seat (None: empty slot)
     worth: list[float | None]
+    #: share of that worth the seat can count on keeping as an option until its next turn
+    keep: list[float]
 
 
 def outlook(view: SeatView, w: NormalWeights) -> list[RoundOutlook]:
@@ -133,8 +147,8 @@ def majority_gain(s: Situation, building: int, w: NormalWeights) -> float:
     return gain
 
 
-def wall_gain(s: Situation, tile: int, w: NormalWeights) -> float:
-    """The wall the building adds where it fits best, or a penalty if it fits nowhere."""
+def wall_gain(s: Situation, tile: int, w: NormalWeights) -> float | None:
+    """The wall the building adds where it fits best, or None if it fits nowhere."""
     best = None
     for cell in s.alhambra.legal_positions(tile):
         after = s.alhambra.copy()
@@ -142,13 +156,44 @@ def wall_gain(s: Situation, tile: int, w: NormalWeights) -> float:
         delta = after.longest_wall() - s.wall
         best = delta if best is None or delta > best else best
     if best is None:
-        return -w.no_place
+        return None
     return w.wall * best * len(s.rounds)
 
 
-def situation(view: SeatView, w: NormalWeights) -> Situation:
+def contest(
+    s: Situation,
+    hands: Sequence[Sequence[int]],
+    market: Sequence[int | None],
+    w: NormalWeights,
+) -> None:
+    """Lower the option value of market buildings an opponent can buy before the seat's next
+    turn: a hand that waits for a building the next player can pay exactly is waiting in vain."""
+    for slot, tile in enumerate(market):
+        if tile is None:
+            continue
+        cost = TILE_COST[tile]
+        threat = 0.0
+        for seat, hand in enumerate(hands):
+            if seat == s.seat:
+                continue
+            reach = 1
+            total = 0
+            for c in hand:
+                if CARD_CURRENCY[c] == slot:
+                    reach |= reach << CARD_VALUE[c]
+                    total += CARD_VALUE[c]
+            if reach >> cost & 1:
+                threat = max(threat, w.contested)
+            elif total >= cost:
+                threat = max(threat, w.contested_afford)
+        s.keep[slot] = 1.0 - threat
+
+
+def situation(
+    view: SeatView, w: NormalWeights, hands: Sequence[Sequence[int]] | None = None
+) -> Situation:
     assert view.seat is not None
-    return build_situation(
+    s = build_situation(
         view.seat,
         view.players,
         view_counts(view),
@@ -158,6 +203,9 @@ def situation(view: SeatView, w: NormalWeights) -> Situation:
         view.market,
         w,
     )
+    if hands is not None and (w.contested or w.contested_afford):
+        contest(s, hands, view.market, w)
+    return s
 
 
 def build_situation(
@@ -184,12 +232,15 @@ def build_situation(
         alhambra=alhambra,
         wall=alhambra.longest_wall(),
         worth=[None] * 4,
+        keep=[1.0] * 4,
     )
     for slot, tile in enumerate(market):
         if tile is not None:
             building = int(TILES[tile].building)  # type: ignore[arg-type]
-            s.worth[slot] = majority_gain(s, building, w) + (
-                wall_gain(s, tile, w) if walls else 0.0
+            majority = majority_gain(s, building, w)
+            wall = wall_gain(s, tile, w) if walls else 0.0
+            s.worth[slot] = (
+                majority + wall if wall is not None else w.unplaced * majority - w.no_place
             )
     return s
 
@@ -211,9 +262,9 @@ def hand_value(
         if tile is None or worth is None:
             continue
         cost = TILE_COST[tile]
-        surplus = max(0.0, worth - s.coin * cost)
+        surplus = max(0.0, worth - s.coin * cost) * s.keep[slot]
         if reach[slot] >> cost & 1:
-            value += w.exact_option * surplus + w.exact_flat
+            value += w.exact_option * surplus + w.exact_flat * s.keep[slot]
         elif per_currency[slot] >= cost:
             value += w.afford_option * surplus
     return value
@@ -252,21 +303,30 @@ def score_placements(
 
 
 def score_actions(
-    view: SeatView, options: Sequence[Action], w: NormalWeights = NORMAL_WEIGHTS
+    view: SeatView,
+    options: Sequence[Action],
+    w: NormalWeights = NORMAL_WEIGHTS,
+    hands: Sequence[Sequence[int]] | None = None,
 ) -> list[tuple[float, Action]]:
-    """Every option with its value in points, best first (ties keep the legal order)."""
+    """Every option with its value in points, best first (ties keep the legal order).
+
+    `hands` (every seat's hand, as deduced from the public log) lets it see which market
+    buildings the opponents are about to take; without it every option counts in full."""
     if view.phase == "place" or view.final_placement:
         scored = score_placements(view, options, w)
     else:
-        scored = score_turn_actions(view, options, w)
+        scored = score_turn_actions(view, options, w, hands)
     order = sorted(range(len(scored)), key=lambda k: (-scored[k][0], k))
     return [scored[k] for k in order]
 
 
 def score_turn_actions(
-    view: SeatView, options: Sequence[Action], w: NormalWeights
+    view: SeatView,
+    options: Sequence[Action],
+    w: NormalWeights,
+    hands: Sequence[Sequence[int]] | None = None,
 ) -> list[tuple[float, Action]]:
-    s = situation(view, w)
+    s = situation(view, w, hands)
     hand = list(view.hand)
     before = hand_value(s, hand, view.market, w)
     takes = [a for a in options if isinstance(a, TakeMoney)]
@@ -319,4 +379,8 @@ class NormalPlayer(Player):
     def decide(
         self, view: SeatView, history: list[Event], options: list[Action], rng: random.Random
     ) -> Action:
-        return score_actions(view, options, self.weights)[0][1]
+        hands = None
+        if self.weights.contested or self.weights.contested_afford:
+            know = deduce(view, history)
+            hands = know.hands if know.hands_known else None
+        return score_actions(view, options, self.weights, hands)[0][1]

@@ -9,7 +9,13 @@ import math
 from engine import Buy, Game, TakeMoney, new_game
 from engine.ai import HardPlayer, NormalPlayer, make_player
 from engine.ai.hard import HARD_WEIGHTS, position_value
-from engine.ai.normal import NORMAL_WEIGHTS, NormalWeights, score_actions
+from engine.ai.normal import (
+    NORMAL_WEIGHTS,
+    NormalWeights,
+    hand_value,
+    score_actions,
+    situation,
+)
 from engine.catalogue import CARD_VALUE, TILE_COST, card_id
 
 
@@ -108,3 +114,25 @@ def test_hard_without_worlds_is_its_one_step_judgement() -> None:
     options = [a for a in view.legal if a.kind != "undo"]
     expected = score_actions(view, options, HARD_WEIGHTS)[0][1]
     assert HardPlayer(4, worlds=0).choose(view, history) == expected
+
+
+def test_an_option_an_opponent_can_pay_exactly_counts_for_less() -> None:
+    game, seat = crown_game([(5, 0), (3, 0)])  # pays the 8-crown chambers exactly
+    view = game.view(seat)
+    other = (seat + 1) % 3
+    nobody: list[list[int]] = [[], [], []]
+    rival: list[list[int]] = [[], [], []]
+    rival[other] = [card_id(0, 8, 0)]  # the next player can take it first
+    w = dataclasses.replace(NORMAL_WEIGHTS, contested=0.3)
+    free = situation(view, w, nobody)
+    threatened = situation(view, w, rival)
+    assert free.keep[0] == 1.0
+    assert threatened.keep[0] == 1.0 - w.contested < 1.0
+    assert threatened.keep[1:] == free.keep[1:]
+    hand = list(view.hand)
+    assert hand_value(threatened, hand, view.market, w) < hand_value(free, hand, view.market, w)
+    # buying now is what the threat makes more attractive than waiting
+    buy = next(a for a in view.legal if isinstance(a, Buy) and a.slot == 0)
+    value = {a: v for v, a in score_actions(view, list(view.legal), w, rival)}
+    plain = {a: v for v, a in score_actions(view, list(view.legal), w, nobody)}
+    assert value[buy] > plain[buy]

@@ -30,6 +30,12 @@ from .store import default_db_path
 from .verify import backup_database, check_schema, open_read_only, verify_database
 
 
+def _database_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "path", nargs="?", help="the database file (default: $ALHAMBRA_DB or alhambra.sqlite3)"
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m bot",
@@ -58,9 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Replay every game from its seed and action log and compare with the "
         "stored snapshot. Exit status 1 if any game is inconsistent.",
     )
-    verify.add_argument(
-        "path", nargs="?", help="the database file (default: $ALHAMBRA_DB or alhambra.sqlite3)"
-    )
+    _database_argument(verify)
     verify.set_defaults(func=_verify_db)
 
     backup = commands.add_parser(
@@ -81,9 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Open the database read-only and check it is at this bot's latest schema "
         "step. Exit status 0 if so, 1 otherwise.",
     )
-    health.add_argument(
-        "path", nargs="?", help="the database file (default: $ALHAMBRA_DB or alhambra.sqlite3)"
-    )
+    _database_argument(health)
     health.set_defaults(func=_health)
 
     play = commands.add_parser(

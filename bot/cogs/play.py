@@ -56,7 +56,7 @@ from ..store import GameInfo
 from ..translator import T
 from ..ui.panel import panel_message
 from ..ui.respond import channel_locale, handling, reply, user_locale
-from ..ui.turn import BoardSelect, names_by_seat, scores_file, table_file, turn_message
+from ..ui.turn import BoardSelect, names_by_seat, scores_file, turn_message
 from .asynchronous import save_settings, time_zone_choices
 from .lobby import current_game
 
@@ -709,4 +709,4 @@ def _tile_number(locale: str, text: str) -> int:
     return int(text)
 
 
-__all__ = ["PlayCommands", "announce_turn", "play_computers", "table_file", "turn_message"]
+__all__ = ["PlayCommands", "announce_turn", "play_computers"]

@@ -16,7 +16,7 @@ from engine.ai.normal import (
     score_actions,
     situation,
 )
-from engine.catalogue import CARD_VALUE, TILE_COST, card_id
+from engine.catalogue import CARD_CURRENCY, CARD_VALUE, TILE_COST, card_id
 
 
 def with_hand(game: Game, seat: int, cards: list[int]) -> Game:
@@ -136,3 +136,43 @@ def test_an_option_an_opponent_can_pay_exactly_counts_for_less() -> None:
     value = {a: v for v, a in score_actions(view, list(view.legal), w, rival)}
     plain = {a: v for v, a in score_actions(view, list(view.legal), w, nobody)}
     assert value[buy] > plain[buy]
+
+
+def test_a_building_that_fits_nowhere_is_not_worth_buying() -> None:
+    # Game 1 driven by easy players for 55 steps: the building in slot 3 cannot be placed in the
+    # current seat's Alhambra (it would go to the reserve, where it counts for nothing).
+    game = new_game(3, 1)
+    history = game.setup_events()
+    drivers = [make_player("easy", s) for s in range(3)]
+    for _ in range(55):
+        seat = game.current_seat
+        history.extend(game.apply(drivers[seat].choose(game.view(seat), history)))
+    seat = game.current_seat
+    view = game.view(seat)
+    alhambra = view.alhambra(seat)
+    unplaceable = [
+        slot
+        for slot, tile in enumerate(view.market)
+        if tile is not None and not alhambra.legal_positions(tile)
+    ]
+    assert unplaceable == [2]
+    s = situation(view, NORMAL_WEIGHTS)
+    assert s.worth[2] is not None and s.worth[2] < 0
+    assert all(w is not None and w > 0 for k, w in enumerate(s.worth) if k != 2)
+    # with a hand that pays it exactly, buying it still loses points: `normal` does not
+    tile = view.market[2]
+    assert tile is not None
+    cost = TILE_COST[tile]
+    reach: dict[int, list[int]] = {0: []}
+    money = [c for c in game.deck if c < len(CARD_CURRENCY)]  # no scoring cards
+    for card in sorted(c for c in money if CARD_CURRENCY[c] == 2):
+        for total, cards in list(reach.items()):
+            reach.setdefault(total + CARD_VALUE[card], [*cards, card])
+    rich = with_hand(game, seat, reach[cost])
+    view = rich.view(seat)
+    options = [a for a in view.legal if a.kind != "undo"]
+    buys = [a for a in options if isinstance(a, Buy) and a.slot == 2]
+    assert buys
+    value = {a: v for v, a in score_actions(view, options)}
+    assert all(value[b] < 0 for b in buys)
+    assert not isinstance(make_player("normal", 1).choose(view, history), Buy)

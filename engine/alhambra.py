@@ -42,6 +42,7 @@ class _Analysis:
         "legal_by_mask",
         "longest_wall",
         "outside",
+        "previews",
         "removable",
         "swap_by_mask",
     )
@@ -56,6 +57,8 @@ class _Analysis:
         # building cell -> (need, req) of its neighbours, for swaps
         self.fits: dict[Cell, tuple[int, int]] | None = None
         self.swap_by_mask: dict[int, tuple[Cell, ...]] = {}
+        # (tile, cell) -> the grid with that tile placed, see `Alhambra.preview`
+        self.previews: dict[tuple[int, Cell], Alhambra] = {}
 
 
 class Alhambra:
@@ -151,6 +154,22 @@ class Alhambra:
 
     def place(self, tile: int, cell: Cell) -> None:
         self._put(cell, tile)
+
+    def preview(self, tile: int, cell: Cell) -> Alhambra:
+        """This grid with `tile` placed at `cell`, to read from and never to change.
+
+        Computer players weigh every cell for every building on offer, and look-ahead asks the
+        same questions of the same grids again and again (copies share the analysis, so they
+        share the previews too); each preview keeps its own analysis, longest wall included.
+        """
+        key = (tile, cell)
+        previews = self._an.previews
+        after = previews.get(key)
+        if after is None:
+            after = self.copy()
+            after.place(tile, cell)
+            previews[key] = after
+        return after
 
     def remove(self, cell: Cell) -> int:
         tile = self._grid.pop(cell)

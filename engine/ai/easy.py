@@ -63,8 +63,7 @@ def view_rounds(view: SeatView) -> list[RoundOutlook]:
 
 def placement_score(alhambra: Alhambra, tile: int, cell: tuple[int, int]) -> float:
     """Wall length first, then room left to build, then staying compact."""
-    after = alhambra.copy()
-    after.place(tile, cell)
+    after = alhambra.preview(tile, cell)
     x, y = cell
     return 1.0 * after.longest_wall() + 0.2 * min(openness(after), 12) - 0.05 * (abs(x) + abs(y))
 

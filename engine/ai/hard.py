@@ -105,7 +105,8 @@ def playout(game: Game, seat: int, start_turn: int, w: NormalWeights = NORMAL_WE
             action = Pass()
         else:
             weights = w if current == seat else NORMAL_WEIGHTS
-            action = score_actions(game.view(current), legal, weights)[0][1]
+            view = game.view(current)
+            action = score_actions(view, legal, weights, alhambra=game.alhambra(current))[0][1]
         game.apply(action)
 
 

@@ -156,8 +156,7 @@ def wall_gain(s: Situation, tile: int, w: NormalWeights) -> float | None:
     """The wall the building adds where it fits best, or None if it fits nowhere."""
     best = None
     for cell in s.alhambra.legal_positions(tile):
-        after = s.alhambra.copy()
-        after.place(tile, cell)
+        after = s.alhambra.preview(tile, cell)
         delta = after.longest_wall() - s.wall
         best = delta if best is None or delta > best else best
     if best is None:
@@ -195,7 +194,10 @@ def contest(
 
 
 def situation(
-    view: SeatView, w: NormalWeights, hands: Sequence[Sequence[int]] | None = None
+    view: SeatView,
+    w: NormalWeights,
+    hands: Sequence[Sequence[int]] | None = None,
+    alhambra: Alhambra | None = None,
 ) -> Situation:
     assert view.seat is not None
     s = build_situation(
@@ -204,7 +206,7 @@ def situation(
         view_counts(view),
         outlook(view, w),
         view.supply_size,
-        view.alhambra(view.seat),
+        view.alhambra(view.seat) if alhambra is None else alhambra,
         view.market,
         w,
     )
@@ -278,8 +280,7 @@ def hand_value(
 def placement_value(
     alhambra: Alhambra, tile: int, cell: tuple[int, int], w: NormalWeights
 ) -> float:
-    after = alhambra.copy()
-    after.place(tile, cell)
+    after = alhambra.preview(tile, cell)
     x, y = cell
     return (
         w.wall * after.longest_wall()
@@ -289,11 +290,12 @@ def placement_value(
 
 
 def score_placements(
-    view: SeatView, options: Sequence[Action], w: NormalWeights
+    view: SeatView, options: Sequence[Action], w: NormalWeights, alhambra: Alhambra | None = None
 ) -> list[tuple[float, Action]]:
     """Placing a bought building: on the best cell; the reserve or Dirk only as a last resort."""
     assert view.seat is not None
-    alhambra = view.alhambra(view.seat)
+    if alhambra is None:
+        alhambra = view.alhambra(view.seat)
     out: list[tuple[float, Action]] = []
     for a in options:
         if isinstance(a, Place):
@@ -312,15 +314,18 @@ def score_actions(
     options: Sequence[Action],
     w: NormalWeights = NORMAL_WEIGHTS,
     hands: Sequence[Sequence[int]] | None = None,
+    alhambra: Alhambra | None = None,
 ) -> list[tuple[float, Action]]:
     """Every option with its value in points, best first (ties keep the legal order).
 
     `hands` (every seat's hand, as deduced from the public log) lets it see which market
-    buildings the opponents are about to take; without it every option counts in full."""
+    buildings the opponents are about to take; without it every option counts in full.
+    `alhambra` is the seat's grid when the caller has it (look-ahead passes the game's own, whose
+    copies share their analysis and previews) instead of one rebuilt from the view."""
     if view.phase == "place" or view.final_placement:
-        scored = score_placements(view, options, w)
+        scored = score_placements(view, options, w, alhambra)
     else:
-        scored = score_turn_actions(view, options, w, hands)
+        scored = score_turn_actions(view, options, w, hands, alhambra)
     order = sorted(range(len(scored)), key=lambda k: (-scored[k][0], k))
     return [scored[k] for k in order]
 
@@ -330,8 +335,9 @@ def score_turn_actions(
     options: Sequence[Action],
     w: NormalWeights,
     hands: Sequence[Sequence[int]] | None = None,
+    alhambra: Alhambra | None = None,
 ) -> list[tuple[float, Action]]:
-    s = situation(view, w, hands)
+    s = situation(view, w, hands, alhambra)
     hand = list(view.hand)
     before = hand_value(s, hand, view.market, w)
     takes = [a for a in options if isinstance(a, TakeMoney)]
@@ -357,8 +363,7 @@ def score_turn_actions(
                 )
         elif isinstance(a, PlaceFromReserve):
             building = int(TILES[a.tile].building)  # type: ignore[arg-type]
-            after = s.alhambra.copy()
-            after.place(a.tile, (a.x, a.y))
+            after = s.alhambra.preview(a.tile, (a.x, a.y))
             value = (
                 majority_gain(s, building, w)
                 - w.per_building

@@ -311,3 +311,25 @@ def test_longest_wall_with_a_branch():
     assert a.longest_wall() == 3
     segments = a.longest_wall_segments()
     assert len(segments) == 3 and ((3, 1), Side.N) in segments
+
+
+@pytest.mark.parametrize("tiles", POSITIONS)
+def test_a_preview_is_the_grid_with_the_tile_placed_and_changes_nothing(tiles):
+    a = grid(tiles)
+    before = a.tiles
+    wall = a.longest_wall()
+    for tile in BY_WALLS:
+        for cell in a.legal_positions(tile):
+            after = a.preview(tile, cell)
+            placed = a.copy()
+            placed.place(tile, cell)
+            assert after == placed and after.tiles == {**before, cell: tile}
+            assert after.longest_wall() == grid(after.tiles).longest_wall()
+            assert a.preview(tile, cell) is after  # asked again: the same answer, not recomputed
+    assert a.tiles == before and a.longest_wall() == wall
+    # a change to the grid forgets the previews of the old state
+    tile, cell = next((t, c) for t in BY_WALLS for c in a.legal_positions(t))
+    a.place(tile, cell)
+    for other in BY_WALLS:
+        for spot in a.legal_positions(other):
+            assert cell in a.preview(other, spot)

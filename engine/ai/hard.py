@@ -4,15 +4,19 @@ Its one-step valuation is `normal`'s, with weights re-tuned against `normal` its
 (`HARD_WEIGHTS`). For a choice in the action phase it takes the `top_k` actions it likes best,
 then samples worlds consistent with its knowledge (`world.sample_world`: the known hands, a random
 order of the unseen money, supply and scoring cards) and, in each, plays every candidate forward:
-the rest of its own turn with its own policy and every opponent's next turn as `normal` would
-play it, refills and scoring rounds included, until its own next turn. The position reached is
+the rest of its own turn with its own policy and every opponent's turn as `normal` would play
+it, refills and scoring rounds included, through its own next turn (played with its one-step
+policy) and the opponents' turns after it, until its second turn from now (`turns`). Looking one
+round further than its next turn is what makes the search pay: money taken now is judged by
+what it actually buys next turn, after the others have had their pick. The position reached is
 valued on the same scale (`position_value`, against the best opponent) and averaged over the
 worlds; all candidates share the same worlds so that the comparison is not drowned in luck. An
 action's final score is its one-step value plus that average. Placements use the one-step choice,
 which is exact there (nothing unknown happens before the turn ends).
 
 Budget: a fixed number of worlds (so the choice depends only on the seed), and a wall-clock
-safety deadline that only cuts the search short on a very slow machine.
+safety deadline that only cuts the search short on a very slow machine. Measured against two
+`normal` players (bench/ai.py, seed 1, 300 games): until the next turn, 47.7%; through it, 60.3%.
 """
 
 from __future__ import annotations
@@ -46,11 +50,13 @@ HARD_WEIGHTS = dataclasses.replace(
     NORMAL_WEIGHTS,
     per_building=0.914,
     rivalry=0.149,
-    later_round=0.744,
+    later_round=0.805,
     spread=0.789,
     exact_flat=0.353,
     extra_action=0.742,
-    no_place=1.733,
+    wall=0.227,
+    coin_late=0.118,
+    no_place=3.558,
 )
 
 
@@ -82,20 +88,26 @@ def position_value(game: Game, seat: int, w: NormalWeights = NORMAL_WEIGHTS) -> 
     return values[seat] - max(others) if others else values[seat]
 
 
-def playout(game: Game, seat: int, start_turn: int, w: NormalWeights = NORMAL_WEIGHTS) -> None:
-    """Play on until `seat`'s next turn starts or the game ends: `seat` with weights `w`, the
-    opponents as `normal` players would."""
-    for _ in range(MAX_PLAYOUT_STEPS):
+def playout(
+    game: Game, seat: int, start_turn: int, w: NormalWeights = NORMAL_WEIGHTS, turns: int = 1
+) -> None:
+    """Play on until `seat`'s `turns`-th turn from now starts or the game ends: `seat` with
+    weights `w`, the opponents as `normal` players would."""
+    seen = start_turn
+    for _ in range(MAX_PLAYOUT_STEPS * turns):
         current = game.current_seat
         if current is None:
             return
         if (
             current == seat
-            and game.turn_number != start_turn
+            and game.turn_number != seen
             and game.phase == "action"
             and not game.actions_this_turn
         ):
-            return
+            turns -= 1
+            if turns <= 0:
+                return
+            seen = game.turn_number
         legal = [a for a in game.legal_actions() if not isinstance(a, Undo)]
         if len(legal) == 1:
             action = legal[0]
@@ -120,8 +132,10 @@ class HardPlayer(Player):
         top_k: int = 3,
         max_seconds: float = 1.2,
         weights: NormalWeights | None = None,
+        turns: int = 2,
     ) -> None:
         super().__init__(seed)
+        self.turns = turns
         self.worlds = worlds
         self.top_k = top_k
         self.max_seconds = max_seconds
@@ -146,7 +160,7 @@ class HardPlayer(Player):
             for k, action in enumerate(candidates):
                 trial = world.copy()
                 trial.apply(action)
-                playout(trial, seat, view.turn_number, w)
+                playout(trial, seat, view.turn_number, w, self.turns)
                 totals[k] += position_value(trial, seat, w)
             done += 1
             if time.perf_counter() > deadline:

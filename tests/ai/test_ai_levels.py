@@ -8,7 +8,7 @@ import math
 
 from engine import Buy, Game, TakeMoney, new_game
 from engine.ai import HardPlayer, NormalPlayer, make_player
-from engine.ai.hard import HARD_WEIGHTS, position_value
+from engine.ai.hard import HARD_WEIGHTS, playout, position_value
 from engine.ai.normal import (
     NORMAL_WEIGHTS,
     NormalWeights,
@@ -176,3 +176,18 @@ def test_a_building_that_fits_nowhere_is_not_worth_buying() -> None:
     value = {a: v for v, a in score_actions(view, options)}
     assert all(value[b] < 0 for b in buys)
     assert not isinstance(make_player("normal", 1).choose(view, history), Buy)
+
+
+def test_hard_looks_through_its_next_turn() -> None:
+    game = new_game(3, 5)
+    seat = game.current_seat
+    start = game.turn_number
+    assert HardPlayer(1).turns == 2
+    for turns in (1, 2):
+        trial = game.copy()
+        playout(trial, seat, start, HARD_WEIGHTS, turns)
+        # every seat played `turns` turns and the searching seat is about to start another
+        assert trial.turn_number == start + 3 * turns
+        assert trial.current_seat == seat and trial.phase == "action"
+        assert not trial.actions_this_turn
+    assert game.turn_number == start  # the game itself is untouched

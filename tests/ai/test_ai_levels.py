@@ -17,6 +17,7 @@ from engine.ai.normal import (
     situation,
 )
 from engine.catalogue import CARD_CURRENCY, CARD_VALUE, TILE_COST, card_id
+from engine.events import Event
 
 
 def with_hand(game: Game, seat: int, cards: list[int]) -> Game:
@@ -37,6 +38,17 @@ def crown_game(cards: list[tuple[int, int]]) -> tuple[Game, int]:
     seat = game.current_seat
     hand = [card_id(0, value, copy) for value, copy in cards]
     return with_hand(game, seat, hand), seat
+
+
+def easy_game(seed: int, steps: int) -> tuple[Game, list[Event]]:
+    """A 3-player game driven `steps` steps by easy players, with its public log."""
+    game = new_game(3, seed)
+    history = game.setup_events()
+    drivers = [make_player("easy", s) for s in range(3)]
+    for _ in range(steps):
+        seat = game.current_seat
+        history.extend(game.apply(drivers[seat].choose(game.view(seat), history)))
+    return game, history
 
 
 def test_tuned_weights_load_and_are_sane() -> None:
@@ -103,12 +115,7 @@ def test_hard_starts_from_its_own_tuned_weights() -> None:
 
 
 def test_hard_without_worlds_is_its_one_step_judgement() -> None:
-    game = new_game(3, 9)
-    history = game.setup_events()
-    drivers = [make_player("easy", s) for s in range(3)]
-    for _ in range(30):
-        seat = game.current_seat
-        history.extend(game.apply(drivers[seat].choose(game.view(seat), history)))
+    game, history = easy_game(9, 30)
     seat = game.current_seat
     view = game.view(seat)
     options = [a for a in view.legal if a.kind != "undo"]
@@ -139,14 +146,9 @@ def test_an_option_an_opponent_can_pay_exactly_counts_for_less() -> None:
 
 
 def test_a_building_that_fits_nowhere_is_not_worth_buying() -> None:
-    # Game 1 driven by easy players for 55 steps: the building in slot 3 cannot be placed in the
+    # Game 1 after 55 steps: the building in slot 3 cannot be placed in the
     # current seat's Alhambra (it would go to the reserve, where it counts for nothing).
-    game = new_game(3, 1)
-    history = game.setup_events()
-    drivers = [make_player("easy", s) for s in range(3)]
-    for _ in range(55):
-        seat = game.current_seat
-        history.extend(game.apply(drivers[seat].choose(game.view(seat), history)))
+    game, history = easy_game(1, 55)
     seat = game.current_seat
     view = game.view(seat)
     alhambra = view.alhambra(seat)

@@ -16,7 +16,8 @@ which is exact there (nothing unknown happens before the turn ends).
 
 Budget: a fixed number of worlds (so the choice depends only on the seed), and a wall-clock
 safety deadline that only cuts the search short on a very slow machine. Measured against two
-`normal` players (bench/ai.py, seed 1, 300 games): until the next turn, 47.7%; through it, 60.3%.
+`normal` players (bench/ai.py, 300 games): stopping at its next turn won 47.7% (seed 1); looking
+through it, 60.3% and 59.8% (seeds 1 and 2), p99 about 0.3 s per decision.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin alhambra \
 
 WORKDIR /app
 # The bot runs from /app (`python -m bot` puts it first on sys.path), where migrations/ sits next
-# to bot/ as bot/migrate.py expects; `pip install .` brings the dependencies.
+# to bot/ as bot/core/migrate.py expects; `pip install .` brings the dependencies.
 COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY render ./render

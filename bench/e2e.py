@@ -31,8 +31,8 @@ sys.path.insert(0, str(ROOT / "tests" / "e2e"))
 
 from fake_discord import FakeDiscord, pointed_at, running_bot  # noqa: E402
 
-from bot.app import AlhambraBot  # noqa: E402
 from bot.config import Settings  # noqa: E402
+from bot.discord_app.client import AlhambraBot  # noqa: E402
 from engine import Game  # noqa: E402
 
 

@@ -29,8 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.service import GameService
-from bot.store import Store
+from bot.core.service import GameService
+from bot.core.store import Store
 from engine import Game, Undo
 
 

@@ -1,5 +1,9 @@
 """Command line entry point: `python -m bot` (and the `alhambra-bot` console script).
 
+The parser only: each subcommand lives in its room (`cli/` for what runs without Discord,
+`discord_app/run.py` for `run` and `sync`, imported only when asked for, so the terminal game,
+simulations and the database commands never load discord.py).
+
 python -m bot [run]              run the bot (needs DISCORD_TOKEN)
 python -m bot sync               sync the slash commands with Discord now, then exit
 python -m bot verify-db [PATH]   replay every game and compare with its stored snapshot
@@ -12,22 +16,9 @@ python -m bot simulate           computer-only games: win shares, scores, time p
 from __future__ import annotations
 
 import argparse
-import asyncio
-import contextlib
-import logging
-import signal
-import sqlite3
-import sys
 from collections.abc import Sequence
 
-import discord
-
-from . import offline, simulate
-from .config import ConfigError, Settings, load_settings
-from .errors import DatabaseError
-from .migrate import load_migrations
-from .store import default_db_path
-from .verify import backup_database, check_schema, open_read_only, verify_database
+from .cli import database, offline, simulate
 
 
 def _database_argument(parser: argparse.ArgumentParser) -> None:
@@ -65,7 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
         "stored snapshot. Exit status 1 if any game is inconsistent.",
     )
     _database_argument(verify)
-    verify.set_defaults(func=_verify_db)
+    verify.set_defaults(func=database.verify_db)
 
     backup = commands.add_parser(
         "backup",
@@ -77,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--db", help="the database to copy (default: $ALHAMBRA_DB or alhambra.sqlite3)"
     )
     backup.add_argument("--force", action="store_true", help="overwrite PATH if it exists")
-    backup.set_defaults(func=_backup)
+    backup.set_defaults(func=database.backup)
 
     health = commands.add_parser(
         "health",
@@ -86,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
         "step. Exit status 0 if so, 1 otherwise.",
     )
     _database_argument(health)
-    health.set_defaults(func=_health)
+    health.set_defaults(func=database.health)
 
     play = commands.add_parser(
         "play",
@@ -109,131 +100,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _health(args: argparse.Namespace) -> int:
-    path = args.path or default_db_path()
-    try:
-        conn = open_read_only(path)
-        try:
-            version = check_schema(conn)
-            conn.execute("SELECT count(*) FROM games").fetchone()
-        finally:
-            conn.close()
-    except (DatabaseError, sqlite3.Error) as exc:
-        print(f"health: {exc}", file=sys.stderr)
-        return 1
-    latest = len(load_migrations())
-    if version != latest:
-        print(f"health: {path} is at schema step {version}, not {latest}", file=sys.stderr)
-        return 1
-    print(f"health: ok ({path}, schema step {version})")
-    return 0
-
-
-def _verify_db(args: argparse.Namespace) -> int:
-    path = args.path or default_db_path()
-    try:
-        report = verify_database(path)
-    except DatabaseError as exc:
-        print(f"verify-db: {exc}", file=sys.stderr)
-        return 2
-    for problem in report.problems:
-        print(f"PROBLEM {problem}")
-    print(
-        f"verify-db: {report.games} games, {report.replayed} replayed, {report.actions} actions, "
-        f"{len(report.problems)} problems in {path}"
-    )
-    return 0 if report.ok else 1
-
-
-def _backup(args: argparse.Namespace) -> int:
-    source = args.db or default_db_path()
-    try:
-        size = backup_database(source, args.path, force=args.force)
-    except DatabaseError as exc:
-        print(f"backup: {exc}", file=sys.stderr)
-        return 2
-    print(f"backup: copied {source} to {args.path} ({size} bytes)")
-    return 0
-
-
-REJECTED_TOKEN = (
-    "alhambra-bot: Discord rejected the token in DISCORD_TOKEN: copy it again from the "
-    "Developer Portal (Bot, Reset Token)."
-)
-
-
-def _settings() -> Settings | None:
-    try:
-        settings = load_settings()
-        settings.require_token()
-    except ConfigError as exc:
-        print(f"alhambra-bot: {exc}", file=sys.stderr)
-        return None
-    discord.utils.setup_logging(level=logging.getLevelName(settings.log_level), root=True)
-    # the bot never speaks: no need for voice support, nor for warnings about it
-    discord.VoiceClient.warn_nacl = False
-    if hasattr(discord.VoiceClient, "warn_dave"):
-        discord.VoiceClient.warn_dave = False
-    return settings
-
-
 def _run(args: argparse.Namespace) -> int:
-    from .app import AlhambraBot
+    from .discord_app.run import run
 
-    settings = _settings()
-    if settings is None:
-        return 2
-    token = settings.require_token()
-
-    async def serve() -> None:
-        bot = AlhambraBot(settings)
-        loop = asyncio.get_running_loop()
-        for signame in ("SIGTERM", "SIGINT"):  # docker stop, Ctrl-C: close the database cleanly
-            with contextlib.suppress(NotImplementedError, AttributeError):
-                loop.add_signal_handler(getattr(signal, signame), _closer(bot))
-        async with bot:
-            await bot.start(token)
-
-    try:
-        asyncio.run(serve())
-    except discord.LoginFailure:
-        print(REJECTED_TOKEN, file=sys.stderr)
-        return 2
-    except DatabaseError as exc:
-        print(f"alhambra-bot: {exc}", file=sys.stderr)
-        return 2
-    return 0
-
-
-def _closer(bot: discord.Client):
-    def close() -> None:
-        logging.getLogger("alhambra").info("shutting down")
-        asyncio.get_running_loop().create_task(bot.close())
-
-    return close
+    return run(args)
 
 
 def _sync(args: argparse.Namespace) -> int:
-    from .app import AlhambraBot
+    from .discord_app.run import sync
 
-    settings = _settings()
-    if settings is None:
-        return 2
-
-    async def push() -> None:
-        bot = AlhambraBot(settings, sync="force")
-        try:
-            await bot.login(settings.require_token())  # runs setup_hook, which syncs
-        finally:
-            await bot.close()
-
-    try:
-        asyncio.run(push())
-    except discord.LoginFailure:
-        print(REJECTED_TOKEN, file=sys.stderr)
-        return 2
-    print("alhambra-bot: commands synced.")
-    return 0
+    return sync(args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

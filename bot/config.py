@@ -15,6 +15,11 @@ from pathlib import Path
 DEFAULT_DB = "alhambra.sqlite3"
 
 
+def default_db_path() -> Path:
+    """`ALHAMBRA_DB` from the environment, else `alhambra.sqlite3` in the working directory."""
+    return Path(os.environ.get("ALHAMBRA_DB", "").strip() or DEFAULT_DB)
+
+
 class ConfigError(Exception):
     """A setting is missing or malformed; the message is one line for the operator."""
 

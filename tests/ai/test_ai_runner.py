@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from bot.ai_runner import choose_in_thread
+from bot.turns.computers import choose_in_thread
 from engine import new_game
 from engine.ai import Player, make_player
 

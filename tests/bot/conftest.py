@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.clock import ManualClock
-from bot.service import GameService
-from bot.store import Store
+from bot.core.clock import ManualClock
+from bot.core.service import GameService
+from bot.core.store import Store
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ import asyncio
 import random
 import sys
 
-from bot.service import GameService
-from bot.store import Store
+from bot.core.service import GameService
+from bot.core.store import Store
 from engine import Undo, action_to_json
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import random
 import sqlite3
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from bot.results import ActResult
-from bot.service import GameService
-from bot.store import GameInfo
+from bot.core.records import GameInfo, TimerKind
+from bot.core.results import ActResult
+from bot.core.service import GameService
 from engine import Action, Game, Undo
 
 HOST, BOB, CAROL, DAVE, STRANGER = 101, 102, 103, 104, 999
@@ -25,6 +26,17 @@ async def lobby(
     for _ in range(computers):
         game = await service.add_computer(game.id, HOST)
     return game
+
+
+async def add_timer(
+    service: GameService,
+    game_id: int,
+    kind: TimerKind,
+    due: datetime,
+    seat: int | None = None,
+) -> int:
+    """Arm one timer of `kind` (replacing the game's others of that kind); returns its id."""
+    return (await service.set_turn_timers(game_id, [(kind, due, seat)], kinds=(kind,)))[0]
 
 
 async def started(

@@ -14,8 +14,8 @@ import pytest
 from service_helpers import dump, random_move, started
 
 from bot.__main__ import main
-from bot.service import GameService
-from bot.store import Store
+from bot.core.service import GameService
+from bot.core.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 

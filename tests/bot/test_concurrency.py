@@ -9,11 +9,11 @@ from pathlib import Path
 
 from service_helpers import dump, started, state
 
-from bot.errors import Outdated
-from bot.results import ActResult
-from bot.service import GameService
-from bot.store import Store
-from bot.verify import verify_database
+from bot.core.errors import Outdated
+from bot.core.results import ActResult
+from bot.core.service import GameService
+from bot.core.store import Store
+from bot.core.verify import verify_database
 from engine import Undo
 
 

@@ -12,8 +12,8 @@ import aiosqlite
 import pytest
 
 from bot.__main__ import main
-from bot.migrate import load_migrations, migrate
-from bot.store import Store
+from bot.core.migrate import load_migrations, migrate
+from bot.core.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot import i18n
+from bot.text import i18n
 from render.labels import DEFAULT_LABELS
 
 

@@ -11,9 +11,9 @@ import sys
 import time
 from pathlib import Path
 
-from bot.service import GameService
-from bot.store import Store
-from bot.verify import verify_database
+from bot.core.service import GameService
+from bot.core.store import Store
+from bot.core.verify import verify_database
 
 WORKER = Path(__file__).with_name("kill_worker.py")
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,11 +12,11 @@ import aiosqlite
 import pytest
 from service_helpers import dump
 
-from bot.errors import DatabaseError, DatabaseTooNew
-from bot.migrate import load_migrations, migrate, schema_version, split_statements
-from bot.service import GameService
-from bot.store import Store
-from bot.verify import verify_database
+from bot.core.errors import DatabaseError, DatabaseTooNew
+from bot.core.migrate import load_migrations, migrate, schema_version, split_statements
+from bot.core.service import GameService
+from bot.core.store import Store
+from bot.core.verify import verify_database
 from engine import Undo, action_to_json, new_game
 
 LATEST = len(load_migrations())

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import build_parser
-from bot.offline import run_play
-from bot.verify import verify_database
+from bot.cli.offline import run_play
+from bot.core.verify import verify_database
 
 ROOT = Path(__file__).resolve().parents[2]
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -185,7 +185,7 @@ def test_japanese_game_uses_the_catalogue(tmp_path: Path) -> None:
     args = _args("--levels", "random", "--seed", "5", "--lang", "ja", "--out", str(tmp_path))
     assert run_play(args, io.StringIO("1\n1\n"), stdout) == 0
     text = stdout.getvalue()
-    from bot import i18n
+    from bot.text import i18n
 
     assert i18n.t("ja", "button.take") in text and "Take money" not in text
     # the terminal's own words too: prompts, the turn's summary, the pictures' words

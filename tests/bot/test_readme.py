@@ -10,7 +10,7 @@ from pathlib import Path
 import discord
 
 from bot.__main__ import build_parser
-from bot.cogs import AlhambraCog
+from bot.discord_app.group import AlhambraCog
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -13,6 +13,7 @@ from service_helpers import (
     HOST,
     STRANGER,
     act_as_current,
+    add_timer,
     dump,
     lobby,
     random_move,
@@ -20,8 +21,8 @@ from service_helpers import (
     state,
 )
 
-from bot.clock import ManualClock
-from bot.errors import (
+from bot.core.clock import ManualClock
+from bot.core.errors import (
     AlreadyJoined,
     GameAlreadyRunning,
     GameAlreadyStarted,
@@ -38,8 +39,9 @@ from bot.errors import (
     Outdated,
     ServiceError,
 )
-from bot.service import GameService
-from bot.verify import verify_database
+from bot.core.records import DeadlineRules
+from bot.core.service import GameService
+from bot.core.verify import verify_database
 from engine import (
     EndTurn,
     GameStarted,
@@ -106,8 +108,10 @@ async def test_create_refuses_bad_arguments(service: GameService, refused) -> No
         await service.create_game(channel_id=1, host_id=HOST, host_name="Ann", max_players=7)
     async with refused(InvalidRequest, "name"):
         await service.create_game(channel_id=1, host_id=HOST, host_name=" \u200b\n")
-    async with refused(InvalidRequest, "positive"):
-        await service.create_game(channel_id=1, host_id=HOST, host_name="A", turn_deadline_s=0)
+    async with refused(InvalidRequest, "at least one hour"):
+        await service.create_game(
+            channel_id=1, host_id=HOST, host_name="A", deadline_rules=DeadlineRules(0)
+        )
     game = await service.create_game(
         channel_id=1, host_id=HOST, host_name="A" * 50, options={"holes": "strict"}
     )
@@ -220,7 +224,7 @@ async def test_act_applies_saves_and_reports(service: GameService, clock: Manual
     assert isinstance(take, TakeMoney)
     clock.advance(60)
     result = await service.act(game.id, player.user_id, action_to_dict(take), 0)
-    assert result.version == 1 and result.game.version == 1 and not result.finished
+    assert result.version == 1 and result.game.version == 1 and not result.state.is_over
     assert result.events == [MoneyTaken(player.seat, take.cards)]  # type: ignore[arg-type]
     assert result.seat == player
     log = await service.log(game.id)
@@ -249,7 +253,7 @@ async def test_act_errors_write_nothing(service: GameService, refused) -> None:
     async with refused(IllegalMove, "Skipping"):
         await service.act(game.id, player.user_id, Skip(), 0)
     async with refused(IllegalMove, "nothing to undo"):
-        await service.undo(game.id, player.user_id, 0)
+        await service.act(game.id, player.user_id, Undo(), 0)
     async with refused(Outdated):
         await service.act(game.id, player.user_id, EndTurn(), 5)
     async with refused(NotAPlayer, "computer"):
@@ -263,7 +267,7 @@ async def test_undo_and_end_turn(service: GameService, clock: ManualClock) -> No
     hand = (await service.view(game.id, player.user_id)).view.hand
     take = next(a for a in (await state(service, game.id)).legal_actions() if len(a.cards) == 1)  # type: ignore[union-attr]
     await service.act(game.id, player.user_id, take, 0)
-    undone = await service.undo(game.id, player.user_id, 1)
+    undone = await service.act(game.id, player.user_id, Undo(), 1)
     assert isinstance(undone.events[0], Undone) and undone.version == 2
     assert (await service.view(game.id, player.user_id)).view.hand == hand
     await service.act(game.id, player.user_id, take, 2)
@@ -279,10 +283,10 @@ async def test_a_finished_game_is_marked_and_frees_the_channel(
     service: GameService, db_path: Path, refused
 ) -> None:
     game = await started(service, humans=1, computers=1)
-    await service.add_timer(game.id, "reminder", service.clock.now())
+    await add_timer(service, game.id, "reminder", service.clock.now())
     rng = random.Random(5)
     result = None
-    while result is None or not result.finished:
+    while result is None or not result.state.is_over:
         result = await random_move(service, game.id, rng, undo=rng.random() < 0.05)
     game = result.game
     assert game.status == "finished" and game.current_seat is None and game.ended_at is not None
@@ -323,7 +327,7 @@ async def test_abandon_by_host_or_manager(service: GameService, refused) -> None
         await service.abandon(game.id, BOB)
     async with refused(NotHost):
         await service.abandon(game.id, STRANGER)
-    await service.add_timer(game.id, "deadline", service.clock.now())
+    await add_timer(service, game.id, "deadline", service.clock.now())
     done = await service.abandon(game.id, STRANGER, is_manager=True)
     assert done.status == "abandoned" and done.current_seat is None
     assert await service.due_timers() == []
@@ -333,40 +337,6 @@ async def test_abandon_by_host_or_manager(service: GameService, refused) -> None
         await service.abandon(game.id, HOST)
     lobby_game = await lobby(service, channel=2)
     assert (await service.abandon(lobby_game.id, HOST)).status == "abandoned"
-
-
-async def test_replace_a_seat_by_a_computer(service: GameService, refused) -> None:
-    game = await started(service, humans=3)
-    bob = game.seat_of(BOB)
-    carol = game.seat_of(CAROL)
-    assert bob is not None and carol is not None and bob.seat is not None
-    async with refused(NotHost):
-        await service.replace_by_computer(game.id, CAROL, bob.seat)
-    async with refused(InvalidRequest, "no seat 9"):
-        await service.replace_by_computer(game.id, HOST, 9)
-    async with refused(InvalidRequest, "level"):
-        await service.replace_by_computer(game.id, BOB, bob.seat, "superhuman")
-    game = await service.replace_by_computer(game.id, BOB, bob.seat)  # Bob leaves himself
-    seat = game.at_seat(bob.seat)
-    assert seat is not None and seat.is_computer and seat.level == "easy" and seat.name == "Bob"
-    async with refused(InvalidRequest, "already a computer"):
-        await service.replace_by_computer(game.id, HOST, bob.seat)
-    game = await service.replace_by_computer(
-        game.id,
-        STRANGER,
-        carol.seat,
-        "hard",
-        is_manager=True,  # type: ignore[arg-type]
-    )
-    assert game.seat_of(CAROL) is None
-    async with refused(NotAPlayer):
-        await service.act(game.id, BOB, EndTurn(), 0)
-    lobby_game = await lobby(service, channel=2)
-    async with refused(GameNotStarted):
-        await service.replace_by_computer(lobby_game.id, HOST, 0)
-    rng = random.Random(2)
-    for _ in range(30):  # the game plays on with the computer seats
-        await random_move(service, game.id, rng)
 
 
 async def test_my_games_and_games_waiting_on_a_user(
@@ -413,8 +383,8 @@ async def test_views_show_a_player_their_hand_and_a_spectator_nothing_hidden(
 async def test_timers_due(service: GameService, clock: ManualClock, refused) -> None:
     game = await started(service)
     start = clock.now()
-    soon = await service.add_timer(game.id, "reminder", start + timedelta(minutes=5), seat=0)
-    later = await service.add_timer(game.id, "deadline", start + timedelta(hours=1), version=0)
+    soon = await add_timer(service, game.id, "reminder", start + timedelta(minutes=5), seat=0)
+    later = await add_timer(service, game.id, "deadline", start + timedelta(hours=1))
     assert await service.due_timers() == []
     assert await service.next_timer_due() == start + timedelta(minutes=5)
     clock.advance(timedelta(minutes=5))
@@ -428,11 +398,8 @@ async def test_timers_due(service: GameService, clock: ManualClock, refused) -> 
     assert due[1].version == 0 and due[0].seat == 0
     assert await service.delete_timer(soon) and not await service.delete_timer(soon)
     assert [t.id for t in await service.due_timers()] == [later]
-    async with refused(InvalidRequest):
-        await service.add_timer(game.id, "alarm", start)  # type: ignore[arg-type]
-    lobby_game = await lobby(service, channel=2)
-    async with refused(GameNotStarted):
-        await service.add_timer(lobby_game.id, "reminder", start)
+    lobby_game = await lobby(service, channel=2)  # a game that is not running keeps no timers
+    assert await service.set_turn_timers(lobby_game.id, [("reminder", start, 0)]) == []
 
 
 async def test_user_settings(service: GameService, refused) -> None:
@@ -479,7 +446,6 @@ async def test_remembered_messages_and_meta(service: GameService) -> None:
 
 
 async def test_a_lobby_is_created_with_its_deadline_rules_in_one_go(service: GameService) -> None:
-    from bot.store import DeadlineRules
 
     rules = DeadlineRules(turn_deadline_s=48 * 3600, policy="skip", missed_limit=2)
     game = await service.create_game(

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import build_parser
-from bot.simulate import level_stats, run_games, run_simulate, seat_levels
+from bot.cli.simulate import level_stats, run_games, run_simulate, seat_levels
 from engine import new_game, replay
 from engine.ai import make_player
 

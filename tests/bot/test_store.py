@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from service_helpers import dump
 
-from bot.clock import ManualClock
-from bot.errors import NotHost
-from bot.store import Store
+from bot.core.clock import ManualClock
+from bot.core.errors import NotHost
+from bot.core.store import Store
 
 
 async def test_connection_settings(store: Store) -> None:
@@ -41,8 +41,6 @@ async def test_write_commits_on_success_and_rolls_back_on_error(
                 host_id=1,
                 options={},
                 max_players=6,
-                turn_deadline_s=None,
-                reminder_after_s=None,
                 now=clock.now(),
             )
             raise NotHost()

@@ -10,21 +10,22 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from service_helpers import add_timer
 
-from bot.errors import IllegalMove, InvalidRequest, NotHost
-from bot.notify import (
+from bot.core.errors import AlreadyVoted, IllegalMove, InvalidRequest
+from bot.core.records import DeadlineRules, NotifySettings, TimerRow
+from bot.core.service import GameService
+from bot.core.store import Store
+from bot.text.present import since_last_turn
+from bot.text.settings import parse_quiet_hours, parse_vacation_end
+from bot.turns.policy import (
     deadline_at,
     deliverable,
     first_reminder_at,
     next_reminder_at,
-    parse_quiet_hours,
-    parse_vacation_end,
     quiet_until,
-    since_last_turn,
 )
-from bot.service import AlreadyVoted, GameService
-from bot.store import DeadlineRules, NotifySettings, Store, TimerRow
-from bot.timers import TimerDispatcher
+from bot.turns.timers import TimerDispatcher
 from engine import Skip, TakeMoney
 
 T0 = datetime(2024, 6, 3, 9, 0, tzinfo=UTC)  # 18:00 in Tokyo
@@ -122,9 +123,9 @@ async def test_each_due_timer_fires_once_in_due_order(service, clock) -> None:
     async def handle(timer: TimerRow) -> None:
         fired.append(timer)
 
-    dispatcher = TimerDispatcher(service, handle)
-    late = await service.add_timer(game_id, "deadline", clock.now() + timedelta(hours=5), seat=0)
-    soon = await service.add_timer(game_id, "reminder", clock.now() + timedelta(hours=1), seat=0)
+    dispatcher = TimerDispatcher(service, {"reminder": handle, "deadline": handle})
+    late = await add_timer(service, game_id, "deadline", clock.now() + timedelta(hours=5), seat=0)
+    soon = await add_timer(service, game_id, "reminder", clock.now() + timedelta(hours=1), seat=0)
     assert await dispatcher.run_due() == 0
     clock.advance(timedelta(hours=1))
     assert await dispatcher.run_due() == 1
@@ -144,9 +145,9 @@ async def test_a_failing_timer_does_not_stop_the_others(service, clock) -> None:
         if timer.kind == "reminder":
             raise RuntimeError("Discord is down")
 
-    await service.add_timer(game_id, "reminder", clock.now(), seat=0)
-    await service.add_timer(game_id, "deadline", clock.now(), seat=0)
-    assert await TimerDispatcher(service, handle).run_due() == 2
+    await add_timer(service, game_id, "reminder", clock.now(), seat=0)
+    await add_timer(service, game_id, "deadline", clock.now(), seat=0)
+    assert await TimerDispatcher(service, {"reminder": handle, "deadline": handle}).run_due() == 2
     assert seen == ["reminder", "deadline"]
 
 
@@ -157,14 +158,14 @@ async def test_the_loop_sleeps_until_woken_by_a_sooner_timer(service, clock) -> 
     async def handle(timer: TimerRow) -> None:
         got.set()
 
-    dispatcher = TimerDispatcher(service, handle, max_sleep=3600)
-    await service.add_timer(game_id, "reminder", clock.now() + timedelta(days=1), seat=0)
+    dispatcher = TimerDispatcher(service, {"reminder": handle, "deadline": handle}, max_sleep=3600)
+    await add_timer(service, game_id, "reminder", clock.now() + timedelta(days=1), seat=0)
     dispatcher.start()
     try:
         await dispatcher.started.wait()
         await asyncio.sleep(0.05)
         assert not got.is_set()  # a day away: asleep
-        await service.add_timer(game_id, "deadline", clock.now(), seat=0)
+        await add_timer(service, game_id, "deadline", clock.now(), seat=0)
         dispatcher.wake()
         await asyncio.wait_for(got.wait(), 2)
         assert dispatcher.fired == 1
@@ -177,8 +178,8 @@ async def test_two_processes_never_fire_the_same_timer(db_path, clock) -> None:
     second = GameService(await Store.open(db_path), clock, seed_source=lambda: 7)
     try:
         game_id = await running_game(first)
-        for minutes in range(12):
-            await first.add_timer(game_id, "reminder", clock.now() + timedelta(minutes=minutes))
+        reminders = [("reminder", clock.now() + timedelta(minutes=m), None) for m in range(12)]
+        await first.set_turn_timers(game_id, reminders)  # type: ignore[arg-type]
         clock.advance(timedelta(hours=1))
         fired: list[int] = []
 
@@ -187,7 +188,8 @@ async def test_two_processes_never_fire_the_same_timer(db_path, clock) -> None:
             await asyncio.sleep(0)
 
         counts = await asyncio.gather(
-            TimerDispatcher(first, handle).run_due(), TimerDispatcher(second, handle).run_due()
+            TimerDispatcher(first, {"reminder": handle}).run_due(),
+            TimerDispatcher(second, {"reminder": handle}).run_due(),
         )
         assert sum(counts) == 12 and sorted(fired) == sorted(set(fired))
     finally:
@@ -237,17 +239,24 @@ async def test_players_cannot_skip_and_timeouts_are_not_logged_as_theirs(service
     assert await service.last_action_at(game_id, player.user_id) is None
 
 
-async def test_deadline_rules_are_checked_and_only_the_host_sets_them(service) -> None:
-    game = await service.create_game(channel_id=1, host_id=1, host_name="Ana")
+async def test_deadline_rules_are_checked_and_stored_with_the_game(service) -> None:
     with pytest.raises(InvalidRequest, match="at least one hour"):
-        await service.set_deadline_rules(game.id, 1, DeadlineRules(turn_deadline_s=60))
+        await service.create_game(
+            channel_id=1, host_id=1, host_name="Ana", deadline_rules=DeadlineRules(60)
+        )
     with pytest.raises(InvalidRequest, match="policy"):
-        await service.set_deadline_rules(game.id, 1, DeadlineRules(86400, "nap"))  # type: ignore[arg-type]
-    with pytest.raises(NotHost):
-        await service.set_deadline_rules(game.id, 2, DeadlineRules(86400))
-    assert await service.deadline_rules(game.id) == DeadlineRules()
-    await service.set_deadline_rules(game.id, 1, DeadlineRules(86400, "skip", None, "continue"))
-    assert await service.deadline_rules(game.id) == DeadlineRules(86400, "skip", None, "continue")
+        await service.create_game(
+            channel_id=1,
+            host_id=1,
+            host_name="Ana",
+            deadline_rules=DeadlineRules(86400, "nap"),  # type: ignore[arg-type]
+        )
+    plain = await service.create_game(channel_id=1, host_id=1, host_name="Ana")
+    assert await service.deadline_rules(plain.id) == DeadlineRules()
+    rules = DeadlineRules(86400, "skip", None, "continue")
+    game = await service.create_game(channel_id=2, host_id=1, host_name="Ana", deadline_rules=rules)
+    assert await service.deadline_rules(game.id) == rules
+    assert game.turn_deadline_s == 86400
 
 
 async def test_a_majority_of_human_players_decides_a_vote(service) -> None:

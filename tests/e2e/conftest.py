@@ -92,8 +92,8 @@ def make_bot(db_path: Path) -> Callable[..., Callable[[], discord.Client]]:
 
     Games get a fixed seed so the tests know the seating and the cards.
     """
-    from bot.app import AlhambraBot
     from bot.config import Settings
+    from bot.discord_app.client import AlhambraBot
 
     def factory(*, dev_guild: int | None = None, seed: int = 20240601, **kwargs: Any):
         settings = Settings(token=None, db_path=str(db_path), dev_guild=dev_guild, log_level="INFO")

@@ -16,7 +16,7 @@ from typing import Any
 from fake_discord import FakeDiscord
 from fake_discord.models import Channel, Message, User
 
-from bot.present import action_code, action_label, building_name
+from bot.text.present import action_code, action_label, building_name
 from engine import (
     Action,
     Buy,

@@ -11,8 +11,8 @@ from datetime import UTC, datetime, timedelta
 from fake_discord import FakeDiscord
 from players import stored_game
 
-from bot.clock import ManualClock
-from bot.present import action_code
+from bot.core.clock import ManualClock
+from bot.text.present import action_code
 from engine import TakeMoney
 
 T0 = datetime(2024, 6, 3, 9, 0, tzinfo=UTC)  # 18:00 in Tokyo

@@ -8,7 +8,7 @@ import sqlite3
 from fake_discord import FakeDiscord
 from players import Table, play_to_the_end, stored_game
 
-from bot import i18n
+from bot.text import i18n
 from engine import TakeMoney
 
 
@@ -153,7 +153,7 @@ async def test_only_the_player_to_move_acts_and_stale_buttons_change_nothing(
         # the player opens a panel, then plays by command: the panel is now outdated
         panel = (await sim.click(player, turn, "Take money")).response
         take = next(a for a in game.legal_actions() if isinstance(a, TakeMoney))
-        from bot.present import action_code
+        from bot.text.present import action_code
 
         done = await sim.slash(player, "alhambra take", channel=channel, cards=action_code(take))
         assert "Done" in done.content
@@ -229,7 +229,7 @@ async def test_games_in_several_channels_and_threads_stay_apart(
         id_two, game_two, player_two, _ = current_user(db_path, thread, users)
         assert id_one != id_two
         take = next(a for a in game_two.legal_actions() if isinstance(a, TakeMoney))
-        from bot.present import action_code
+        from bot.text.present import action_code
 
         done = await sim.slash(player_two, "alhambra take", channel=thread, cards=action_code(take))
         assert "Done" in done.content

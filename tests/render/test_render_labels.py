@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from PIL import ImageChops
 
-from bot import i18n
+from bot.text import i18n
 from render import (
     alhambra_image,
     hand_image,

@@ -1,0 +1,143 @@
+"""What the service hands back: plain dataclasses the bot turns into messages and pictures.
+
+The engine `Game` travels along where the caller needs to draw something right away; it holds
+hidden information (other hands, the deck), so show players only `state.view(seat)`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from engine import Action, Event, Game, SeatView, TurnEnded, Undo
+
+from .errors import GameOver, NotAPlayer, NotYourTurn
+from .records import GameInfo, SeatInfo
+
+
+@dataclass(frozen=True)
+class StartResult:
+    game: GameInfo
+    #: the setup: starting hands, pool, market and the first turn
+    events: list[Event]
+    state: Game = field(repr=False)
+
+
+@dataclass(frozen=True)
+class ActResult:
+    game: GameInfo
+    seat: SeatInfo
+    action: Action
+    #: what happened, in order, for the channel messages
+    events: list[Event]
+    #: the version now; the next move must expect it
+    version: int
+    state: Game = field(repr=False)
+    #: what the steps of this action's turn did (undone steps excluded); when the action ended
+    #: the turn, these are the steps of the turn that just ended
+    turn_events: tuple[Event, ...] = ()
+
+    @property
+    def turn_ended(self) -> bool:
+        return any(isinstance(e, TurnEnded) for e in self.events)
+
+    @property
+    def turn_over(self) -> bool:
+        """The turn ended (or the game did): time to tell the table."""
+        return self.turn_ended or self.state.is_over
+
+    @property
+    def end_events(self) -> list[Event]:
+        """What ending the turn did (refills, scoring, the next turn); empty mid-turn."""
+        return self.events if self.turn_ended else []
+
+
+@dataclass(frozen=True)
+class MyGame:
+    game: GameInfo
+    seat: SeatInfo
+    #: True when the game waits on this user's decision
+    waiting: bool
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    seq: int
+    seat: int
+    user_id: int | None
+    action: Action
+    events: list[Event]
+    at: datetime
+
+
+@dataclass(frozen=True)
+class LoggedTurn:
+    """One finished turn as the log tells it: the steps that stood (undone ones dropped) and
+    what ending it did."""
+
+    seat: int
+    steps: list[Event]
+    end: list[Event]
+
+
+@dataclass(frozen=True)
+class GameLog:
+    game: GameInfo
+    setup: list[Event]
+    entries: list[LogEntry]
+
+    def turns(self) -> list[LoggedTurn]:
+        """The finished turns in order, rebuilt from the log: an `Undo` takes back the step
+        before it, and a step's events count once its turn ends."""
+        out: list[LoggedTurn] = []
+        steps: list[list[Event]] = []
+        for entry in self.entries:
+            if isinstance(entry.action, Undo):
+                if steps:
+                    steps.pop()
+                continue
+            ended = next((e for e in entry.events if isinstance(e, TurnEnded)), None)
+            if ended is None:
+                steps.append(list(entry.events))
+                continue
+            out.append(LoggedTurn(ended.seat, [e for s in steps for e in s], list(entry.events)))
+            steps = []
+        return out
+
+    @property
+    def public_history(self) -> list[Event]:
+        """Every event since the deal, in order: what a computer player may remember."""
+        history = list(self.setup)
+        for entry in self.entries:
+            history.extend(entry.events)
+        return history
+
+
+@dataclass(frozen=True)
+class VoteOutcome:
+    game: GameInfo
+    motion: str
+    #: the seat a hand-over vote is about (None for abandon)
+    target: SeatInfo | None
+    votes: int
+    needed: int
+    passed: bool
+
+
+@dataclass(frozen=True)
+class ViewResult:
+    game: GameInfo
+    #: the viewer's seat, None for a spectator
+    seat: int | None
+    view: SeatView
+
+    def own_decision(self) -> SeatView:
+        """The viewer's view if the game waits on their decision; a clear refusal otherwise."""
+        if self.seat is None:
+            raise NotAPlayer()
+        if self.view.is_over:
+            raise GameOver()
+        if self.view.current_seat != self.seat:
+            current = self.game.name_at(self.view.current_seat)
+            raise NotYourTurn(f"It is {current}'s turn, not yours.")
+        return self.view

@@ -1,0 +1,821 @@
+"""The use cases of the bot, Discord-agnostic: plain ids and engine actions in, plain results out.
+
+Every slash command, button and the offline mode go through here. Reading the rules is the
+engine's job; this module decides who may do what, and keeps the store consistent:
+
+- a move is checked against a snapshot read outside any lock, applied by the engine, and saved
+  in ONE transaction that appends the action and bumps the version only if it still has the
+  expected value (optimistic concurrency: of many simultaneous clicks exactly one wins, across
+  processes too);
+- a refused request raises a `ServiceError` before or inside a transaction that is rolled
+  back, so it writes nothing;
+- time comes from the injected clock, seeds from `secrets` (injectable for tests).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import secrets
+import sqlite3
+import unicodedata
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import pydantic
+
+from engine import (
+    Action,
+    EndTurn,
+    Game,
+    IllegalAction,
+    Options,
+    Skip,
+    TurnEnded,
+    TurnStarted,
+    action_from_dict,
+    action_to_json,
+    new_game,
+)
+from engine.ai import LEVELS, display_name
+
+from .clock import Clock, SystemClock, from_ms, to_ms
+from .errors import (
+    AlreadyJoined,
+    AlreadyVoted,
+    GameAlreadyRunning,
+    GameAlreadyStarted,
+    GameNotStarted,
+    GameOver,
+    IllegalMove,
+    InvalidRequest,
+    LobbyFull,
+    NoGameHere,
+    NotAPlayer,
+    NotEnoughPlayers,
+    NotHost,
+    NotYourTurn,
+    Outdated,
+)
+from .records import (
+    DeadlineRules,
+    GameInfo,
+    NotifySettings,
+    SeatInfo,
+    TimerKind,
+    TimerRow,
+    UserSettings,
+)
+from .results import ActResult, GameLog, LogEntry, MyGame, StartResult, ViewResult, VoteOutcome
+from .store import Store, Tx
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+#: Computer player strengths (engine.ai); the service records them, the bot drives them.
+COMPUTER_LEVELS: tuple[str, ...] = tuple(LEVELS)
+NAME_LIMIT = 32  # Discord's own limit for nicknames
+_LOCALE = re.compile(r"^[a-z]{2,3}(-[A-Z]{2})?$")
+_UNSET: Any = object()
+
+
+def clean_name(name: str) -> str:
+    """A display name fit for the table: control characters removed, trimmed, not empty."""
+    text = "".join(ch for ch in str(name) if unicodedata.category(ch)[0] != "C").strip()
+    if not text:
+        raise InvalidRequest("A player needs a name that is not empty.")
+    return text[:NAME_LIMIT]
+
+
+def parse_action(action: Action | dict[str, Any]) -> Action:
+    if isinstance(action, dict):
+        try:
+            return action_from_dict(action)
+        except (pydantic.ValidationError, ValueError, TypeError):
+            raise IllegalMove("That is not a move this game understands.") from None
+    return action
+
+
+class GameService:
+    """The use cases over one `Store`. Several instances (processes) may share a database."""
+
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock | None = None,
+        seed_source: Callable[[], int] | None = None,
+    ) -> None:
+        self.store = store
+        self.clock: Clock = clock or SystemClock()
+        self._seed = seed_source or (lambda: secrets.randbits(63))
+
+    def _now(self) -> datetime:
+        return self.clock.now()
+
+    # --- finding games -------------------------------------------------------------------------
+
+    async def game(self, game_id: int) -> GameInfo:
+        async with self.store.read() as tx:
+            return await _need_game(tx, game_id)
+
+    async def game_in_channel(self, channel_id: int) -> GameInfo:
+        """The lobby or running game of a channel."""
+        async with self.store.read() as tx:
+            game = await tx.open_game_in_channel(channel_id)
+        if game is None:
+            raise NoGameHere()
+        return game
+
+    # --- the lobby -----------------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        guild_id: int | None = None,
+        options: Options | dict[str, Any] | None = None,
+        max_players: int = MAX_PLAYERS,
+        deadline_rules: DeadlineRules | None = None,
+    ) -> GameInfo:
+        """Open a lobby in a channel; the host takes the first place at the table. The deadline
+        rules, if any, are stored in the same transaction."""
+        name = clean_name(host_name)
+        if deadline_rules is not None:
+            check_deadline_rules(deadline_rules)
+        try:
+            opts = (
+                options if isinstance(options, Options) else Options.model_validate(options or {})
+            )
+        except pydantic.ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(map(str, e['loc'])) or 'options'}: {e['msg']}" for e in exc.errors()
+            )
+            raise InvalidRequest(f"Those game options are not valid ({problems}).") from None
+        if not isinstance(max_players, int) or not MIN_PLAYERS <= max_players <= MAX_PLAYERS:
+            raise InvalidRequest(
+                f"A game of Alhambra has {MIN_PLAYERS} to {MAX_PLAYERS} players; "
+                f"{max_players} is not possible."
+            )
+        now = self._now()
+        try:
+            async with self.store.write() as tx:
+                existing = await tx.open_game_in_channel(channel_id)
+                if existing is not None:
+                    raise _already_running(existing)
+                game_id = await tx.insert_game(
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    host_id=host_id,
+                    options=opts.model_dump(mode="json"),
+                    max_players=max_players,
+                    now=now,
+                )
+                await tx.insert_seat(
+                    game_id, kind="human", user_id=host_id, level=None, name=name, now=now
+                )
+                if deadline_rules is not None:
+                    await tx.set_deadline_rules(game_id, deadline_rules, now)
+                return await _need_game(tx, game_id)
+        except sqlite3.IntegrityError:
+            # The one-open-game-per-channel index caught a race with another process.
+            raise GameAlreadyRunning() from None
+
+    async def join(self, game_id: int, user_id: int, name: str) -> GameInfo:
+        name = clean_name(name)
+        async with self.store.write() as tx:
+            game = await _need_lobby(tx, game_id)
+            if game.seat_of(user_id) is not None:
+                raise AlreadyJoined()
+            _need_room(game)
+            await tx.insert_seat(
+                game_id, kind="human", user_id=user_id, level=None, name=name, now=self._now()
+            )
+            return await _need_game(tx, game_id)
+
+    async def add_computer(
+        self, game_id: int, user_id: int, level: str = "easy", name: str | None = None
+    ) -> GameInfo:
+        """The host adds a computer player to the lobby."""
+        _need_level(level)
+        async with self.store.write() as tx:
+            game = await _need_lobby(tx, game_id)
+            _need_host(game, user_id)
+            _need_room(game)
+            if name is not None:
+                label = clean_name(name)
+            else:  # "Bot Ali (hard)": a fresh name, the same one if the request is replayed
+                taken = frozenset(s.name for s in game.seats)
+                label = display_name(level, random.Random(game_id * 7 + len(game.seats)), taken)
+            await tx.insert_seat(
+                game_id, kind="computer", user_id=None, level=level, name=label, now=self._now()
+            )
+            return await _need_game(tx, game_id)
+
+    async def leave(self, game_id: int, user_id: int) -> GameInfo:
+        """Leave a lobby. A leaving host hands over to the next human; the last human closes it."""
+        now = self._now()
+        async with self.store.write() as tx:
+            game = await _need_lobby(tx, game_id)
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise NotAPlayer("You are not in this game's lobby.")
+            await tx.delete_seat(game_id, seat.join_order, now)
+            others = [s for s in game.seats if s.user_id not in (None, user_id)]
+            if not others:
+                await tx.end_game(game_id, "abandoned", now)
+            elif game.host_id == user_id:
+                host = others[0].user_id
+                assert host is not None
+                await tx.set_host(game_id, host, now)
+            return await _need_game(tx, game_id)
+
+    async def start(self, game_id: int, user_id: int) -> StartResult:
+        """The host starts the game: random seats and a seed from `secrets`."""
+        now = self._now()
+        async with self.store.write() as tx:
+            game = await _need_lobby(tx, game_id)
+            _need_host(game, user_id)
+            if len(game.seats) < MIN_PLAYERS:
+                raise NotEnoughPlayers()
+            seed = self._seed()
+            state = new_game(len(game.seats), seed, Options.model_validate(game.options))
+            # state.seating[seat] is the join index (0..n-1) of the player sitting there.
+            ordered = sorted(game.seats, key=lambda s: s.join_order)
+            seats = {ordered[index].join_order: seat for seat, index in enumerate(state.seating)}
+            started = await tx.start_game(
+                game_id,
+                seed=seed,
+                snapshot=state.to_json(),
+                current_seat=state.current_seat,
+                seats=seats,
+                now=now,
+            )
+            if not started:  # pragma: no cover - the write lock makes this impossible
+                raise Outdated()
+            info = await _need_game(tx, game_id)
+        return StartResult(info, state.setup_events(), state)
+
+    # --- playing -------------------------------------------------------------------------------
+
+    async def act(
+        self, game_id: int, user_id: int, action: Action | dict[str, Any], expected_version: int
+    ) -> ActResult:
+        """A player's move, accepted only if it is their turn, the rules allow it and the game
+        is still at `expected_version`."""
+        move = _chosen(parse_action(action))
+        return await self._act(game_id, move, expected_version, user_id=user_id)
+
+    async def act_for_computer(
+        self, game_id: int, seat: int, action: Action | dict[str, Any], expected_version: int
+    ) -> ActResult:
+        """A computer player's move (the turn flow calls this for a computer seat)."""
+        move = _chosen(parse_action(action))
+        return await self._act(game_id, move, expected_version, seat=seat)
+
+    async def act_for_timeout(
+        self, game_id: int, seat: int, action: Action | dict[str, Any], expected_version: int
+    ) -> ActResult:
+        """A move made for a human seat whose turn deadline passed: a computer player's
+        decision, or `Skip`. Logged without a user, so it never counts as the player's own."""
+        move = parse_action(action)
+        return await self._act(game_id, move, expected_version, seat=seat, stand_in=True)
+
+    async def end_turn(self, game_id: int, user_id: int, expected_version: int) -> ActResult:
+        return await self.act(game_id, user_id, EndTurn(), expected_version)
+
+    async def _act(
+        self,
+        game_id: int,
+        move: Action,
+        expected_version: int,
+        *,
+        user_id: int | None = None,
+        seat: int | None = None,
+        stand_in: bool = False,
+    ) -> ActResult:
+        """The one pipeline of every move: who acts is a user (`user_id`), the computer player
+        of a computer `seat`, or a stand-in for the human at `seat` (`stand_in`)."""
+        # Seats never change while a game runs, and the version check on writing catches any
+        # move that landed since: a plain read (no transaction) is enough, and quicker.
+        async with self.store.peek() as tx:
+            found = await tx.game_and_snapshot(game_id)
+        if found is None:
+            raise NoGameHere("There is no such game.")
+        game, snapshot = found
+        if game.status == "lobby":
+            raise GameNotStarted()
+        player = _actor(game, user_id, seat, stand_in)
+        if game.status != "active":
+            raise GameOver(_over_message(game))
+        if expected_version != game.version:
+            raise Outdated()
+        if game.current_seat != player.seat:
+            current = game.current_player
+            raise NotYourTurn(
+                f"It is {current.name}'s turn, not yours." if current else NotYourTurn.default
+            )
+        assert snapshot is not None and player.seat is not None
+        state = Game.from_json(snapshot)
+        steps_before = state.turn_events
+        try:
+            events = state.apply(move)
+        except IllegalAction as exc:
+            raise IllegalMove(str(exc)) from None
+        now = self._now()
+        started = any(isinstance(e, TurnStarted) for e in events)
+        async with self.store.write() as tx:
+            saved = await tx.save_action(
+                game_id,
+                expected_version=expected_version,
+                seat=player.seat,
+                user_id=user_id,
+                action=action_to_json(move),
+                snapshot=state.to_json(),
+                current_seat=state.current_seat,
+                finished=state.is_over,
+                turn_started=started,
+                now=now,
+            )
+            if not saved:
+                raise Outdated()
+        # What save_action wrote, without reading it back (one round trip less per move).
+        stamp = from_ms(to_ms(now))
+        info = replace(
+            game,
+            version=expected_version + 1,
+            status="finished" if state.is_over else "active",
+            current_seat=None if state.is_over else state.current_seat,
+            updated_at=stamp or game.updated_at,
+            ended_at=stamp if state.is_over else None,
+            turn_started_at=stamp if started else game.turn_started_at,
+        )
+        ended = any(isinstance(e, TurnEnded) for e in events)
+        steps = steps_before if ended else state.turn_events
+        return ActResult(info, player, move, events, info.version, state, steps)
+
+    # --- running games -------------------------------------------------------------------------
+
+    async def abandon(self, game_id: int, user_id: int, *, is_manager: bool = False) -> GameInfo:
+        """End a lobby or a running game without a result: its host or a server manager."""
+        async with self.store.write() as tx:
+            game = await _need_game(tx, game_id)
+            if not game.is_open:
+                raise GameOver(_over_message(game))
+            if user_id != game.host_id and not is_manager:
+                raise NotHost("Only the host or a server manager can abandon this game.")
+            await tx.end_game(game_id, "abandoned", self._now())
+            return await _need_game(tx, game_id)
+
+    async def my_games(self, user_id: int) -> list[MyGame]:
+        """The lobbies and running games a user sits in, the ones waiting on them first."""
+        async with self.store.read() as tx:
+            ids = await tx.open_games_of(user_id)
+            waiting = await tx.games_waiting_on(user_id)
+            games = [await _need_game(tx, i) for i in ids]
+        out = []
+        for game in games:
+            seat = game.seat_of(user_id)
+            assert seat is not None
+            out.append(MyGame(game, seat, game.id in waiting))
+        order = {game_id: i for i, game_id in enumerate(waiting)}
+        out.sort(key=lambda g: (not g.waiting, order.get(g.game.id, 0), g.game.id))
+        return out
+
+    async def games_waiting_on(self, user_id: int) -> list[MyGame]:
+        """Running games whose current decision is this user's, longest waiting first."""
+        return [g for g in await self.my_games(user_id) if g.waiting]
+
+    async def games_waiting_on_computers(self) -> list[int]:
+        """Running games whose computer player is to move (to resume them after a restart)."""
+        async with self.store.read() as tx:
+            return await tx.games_waiting_on_computers()
+
+    async def view(self, game_id: int, user_id: int | None) -> ViewResult:
+        """What a user may see: their seat's view if they play, a spectator's otherwise."""
+        async with self.store.read() as tx:
+            game = await _need_game(tx, game_id)
+            snapshot = await tx.snapshot(game_id)
+        if snapshot is None:
+            raise GameNotStarted()
+        mine = game.seat_of(user_id) if user_id is not None else None
+        seat = mine.seat if mine is not None else None
+        return ViewResult(game, seat, Game.from_json(snapshot).view(seat))
+
+    async def seat_view(self, game_id: int, seat: int) -> ViewResult:
+        """The view of one seat, for the computer player sitting there (never shown to users)."""
+        async with self.store.read() as tx:
+            game = await _need_game(tx, game_id)
+            snapshot = await tx.snapshot(game_id)
+        if snapshot is None:
+            raise GameNotStarted()
+        if game.at_seat(seat) is None:
+            raise InvalidRequest(f"This game has no seat {seat}.")
+        return ViewResult(game, seat, Game.from_json(snapshot).view(seat))
+
+    async def log(self, game_id: int) -> GameLog:
+        """Every action with the events it produced, rebuilt by replaying from the seed."""
+        async with self.store.read() as tx:
+            game = await _need_game(tx, game_id)
+            rows = await tx.actions(game_id)
+        if game.seed is None:
+            raise GameNotStarted()
+        seed = game.seed
+        players = len(game.seats)
+        options = Options.model_validate(game.options)
+
+        def rebuild() -> tuple[list, list[LogEntry]]:
+            state = new_game(players, seed, options)
+            entries = []
+            for row in rows:
+                action = action_from_dict(row.action)
+                events = state.apply(action)
+                entries.append(
+                    LogEntry(row.seq, row.seat, row.user_id, action, events, row.created_at)
+                )
+            return state.setup_events(), entries
+
+        setup, entries = await asyncio.to_thread(rebuild)
+        return GameLog(game, setup, entries)
+
+    # --- timers and settings ---------------------------------------------------------------------
+
+    async def due_timers(self, limit: int = 100) -> list[TimerRow]:
+        """Timers of running games whose time has come, soonest first."""
+        async with self.store.read() as tx:
+            return await tx.due_timers(self._now(), limit)
+
+    async def next_timer_due(self) -> datetime | None:
+        async with self.store.read() as tx:
+            return await tx.next_timer_due()
+
+    async def delete_timer(self, timer_id: int) -> bool:
+        async with self.store.write() as tx:
+            return await tx.delete_timer(timer_id)
+
+    async def settings(self, user_id: int) -> UserSettings:
+        async with self.store.read() as tx:
+            return await tx.settings(user_id)
+
+    async def update_settings(
+        self,
+        user_id: int,
+        *,
+        locale: str | None = _UNSET,
+        dm_on_turn: bool | None = None,
+        dm_reminders: bool | None = None,
+        auto_end_turn: bool | None = None,
+    ) -> UserSettings:
+        """Change some of a user's preferences; `locale=None` goes back to Discord's language."""
+        if locale is not _UNSET and locale is not None and not _LOCALE.match(locale):
+            raise InvalidRequest(f"{locale!r} is not a language code such as 'en' or 'pt-BR'.")
+        async with self.store.write() as tx:
+            current = await tx.settings(user_id)
+            changed = replace(
+                current,
+                locale=current.locale if locale is _UNSET else locale,
+                dm_on_turn=current.dm_on_turn if dm_on_turn is None else bool(dm_on_turn),
+                dm_reminders=current.dm_reminders if dm_reminders is None else bool(dm_reminders),
+                auto_end_turn=(
+                    current.auto_end_turn if auto_end_turn is None else bool(auto_end_turn)
+                ),
+            )
+            await tx.save_settings(changed, self._now())
+            return changed
+
+    # --- the bot's bookkeeping -----------------------------------------------------------------
+
+    async def remember_message(
+        self, game_id: int, kind: str, channel_id: int, message_id: int
+    ) -> None:
+        """Record which message shows a game's `kind` (lobby, turn...), replacing the last one."""
+        async with self.store.write() as tx:
+            await _need_game(tx, game_id)
+            await tx.set_message(game_id, kind, channel_id, message_id, self._now())
+
+    async def message_ref(self, game_id: int, kind: str) -> tuple[int, int] | None:
+        """(channel id, message id) of the message last remembered for `kind`, if any."""
+        async with self.store.read() as tx:
+            return await tx.message(game_id, kind)
+
+    async def forget_message(self, game_id: int, kind: str) -> None:
+        async with self.store.write() as tx:
+            await tx.delete_message(game_id, kind)
+
+    async def game_locale(self, game_id: int) -> str:
+        """The language code of a game's public messages, as its server had it when the game
+        was created ("en" if it was never recorded)."""
+        return await self.meta(f"locale:{game_id}") or "en"
+
+    async def set_game_locale(self, game_id: int, locale: str) -> None:
+        await self.set_meta(f"locale:{game_id}", locale)
+
+    async def meta(self, key: str) -> str | None:
+        async with self.store.read() as tx:
+            return await tx.meta(key)
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self.store.write() as tx:
+            await tx.set_meta(key, value, self._now())
+
+    # --- games that span days: deadline rules, reminders, missed deadlines, votes ---------------
+
+    async def deadline_rules(self, game_id: int) -> DeadlineRules:
+        async with self.store.read() as tx:
+            rules = await tx.deadline_rules(game_id)
+        if rules is None:
+            raise NoGameHere("There is no such game.")
+        return rules
+
+    async def notify_settings(self, user_id: int) -> NotifySettings:
+        async with self.store.read() as tx:
+            return await tx.notify_settings(user_id)
+
+    async def update_notify_settings(
+        self,
+        user_id: int,
+        *,
+        first_reminder_s: int | None = _UNSET,
+        repeat_reminder_s: int | None = _UNSET,
+        quiet_hours: tuple[int, int] | None = _UNSET,
+        time_zone: str | None = _UNSET,
+        vacation_until: datetime | None = _UNSET,
+    ) -> NotifySettings:
+        """Change some reminder preferences (None: back to the default). A user who changes
+        their settings is around: a DM that failed before is tried again."""
+        for label, value in (("first reminder", first_reminder_s), ("repeat", repeat_reminder_s)):
+            if (value is not _UNSET and value is not None) and (
+                not isinstance(value, int) or not 3600 <= value <= 14 * 86400
+            ):
+                raise InvalidRequest(f"The {label} must be between 1 hour and 14 days.")
+        if quiet_hours is not _UNSET and quiet_hours is not None:
+            start, end = quiet_hours
+            if not (0 <= start < 1440 and 0 <= end < 1440) or start == end:
+                raise InvalidRequest("Quiet hours need a start and a different end in one day.")
+        if time_zone is not _UNSET and time_zone is not None:
+            _need_time_zone(time_zone)
+        if vacation_until not in (_UNSET, None) and vacation_until.tzinfo is None:
+            raise InvalidRequest("A vacation end needs a time zone.")
+        async with self.store.write() as tx:
+            now = self._now()
+            current = await tx.notify_settings(user_id)
+            quiet = (
+                (current.quiet_start, current.quiet_end)
+                if quiet_hours is _UNSET
+                else (quiet_hours or (None, None))
+            )
+
+            def pick(new: Any, old: Any) -> Any:
+                return old if new is _UNSET else new
+
+            changed = replace(
+                current,
+                first_reminder_s=pick(first_reminder_s, current.first_reminder_s),
+                repeat_reminder_s=pick(repeat_reminder_s, current.repeat_reminder_s),
+                quiet_start=quiet[0],
+                quiet_end=quiet[1],
+                time_zone=pick(time_zone, current.time_zone),
+                vacation_until=pick(vacation_until, current.vacation_until),
+                dm_blocked_at=None,
+            )
+            await tx.save_notify_settings(changed, now)
+            return changed
+
+    async def note_dm_blocked(self, user_id: int, blocked: bool = True) -> None:
+        """Remember that the user refuses DMs (or that a DM went through again)."""
+        async with self.store.write() as tx:
+            current = await tx.notify_settings(user_id)
+            when = self._now() if blocked else None
+            if current.dm_blocked_at != when:
+                await tx.save_notify_settings(replace(current, dm_blocked_at=when), self._now())
+
+    async def note_reminded(self, user_id: int) -> None:
+        async with self.store.write() as tx:
+            current = await tx.notify_settings(user_id)
+            now = self._now()
+            await tx.save_notify_settings(
+                replace(current, last_reminder_at=now, dm_blocked_at=None), now
+            )
+
+    async def set_turn_timers(
+        self,
+        game_id: int,
+        timers: list[tuple[TimerKind, datetime, int | None]],
+        kinds: tuple[TimerKind, ...] = ("reminder", "deadline"),
+    ) -> list[int]:
+        """Replace a running game's timers of `kinds` by `timers` (kind, due, seat) in one
+        transaction; a game that is over keeps none."""
+        async with self.store.write() as tx:
+            game = await _need_game(tx, game_id)
+            await tx.delete_timers_of(game_id, kinds)
+            if game.status != "active":
+                return []
+            now = self._now()
+            return [
+                await tx.insert_timer(
+                    game_id, kind=kind, due_at=due, seat=seat, version=game.version, now=now
+                )
+                for kind, due, seat in timers
+                if kind in kinds
+            ]
+
+    async def timers_of(self, game_id: int) -> list[TimerRow]:
+        async with self.store.read() as tx:
+            return await tx.timers_of(game_id)
+
+    async def games_waiting_on_humans(self) -> list[int]:
+        async with self.store.read() as tx:
+            return await tx.active_games_waiting_on_humans()
+
+    async def nudge_once(self, game_id: int, seat: int, turn_key: int) -> bool:
+        """True the first time it is asked for this turn of this seat, False afterwards."""
+        async with self.store.write() as tx:
+            return await tx.add_nudge(game_id, seat, turn_key, self._now())
+
+    async def last_action_at(self, game_id: int, user_id: int) -> datetime | None:
+        async with self.store.read() as tx:
+            last = await tx.last_action_by(game_id, user_id)
+        return None if last is None else last[1]
+
+    async def record_missed_deadline(self, game_id: int, seat: int) -> int:
+        """Count a missed turn deadline; returns how many in a row that seat has missed (a
+        move the player made themself since the last miss starts the count again)."""
+        async with self.store.write() as tx:
+            game = await _need_game(tx, game_id)
+            player = game.at_seat(seat)
+            if player is None or player.user_id is None:
+                raise InvalidRequest(f"Seat {seat} is not a human player's.")
+            previous = await tx.missed_streak(game_id, seat)
+            streak = 1
+            if previous is not None:
+                last = await tx.last_action_by(game_id, player.user_id)
+                streak = 1 if last is not None and last[0] > previous[1] else previous[0] + 1
+            await tx.set_missed_streak(game_id, seat, streak, game.version, self._now())
+            return streak
+
+    async def hand_over(self, game_id: int, seat: int, level: str = "normal") -> GameInfo:
+        """A computer player takes a silent human's seat for the rest of the game (missed
+        deadlines): no permission check, the bot itself decides."""
+        _need_level(level)
+        async with self.store.write() as tx:
+            game = await _need_game(tx, game_id)
+            if game.status != "active":
+                raise GameOver(_over_message(game)) if not game.is_open else GameNotStarted()
+            target = game.at_seat(seat)
+            if target is None or target.is_computer:
+                raise InvalidRequest(f"Seat {seat} is not a human player's.")
+            await tx.replace_by_computer(game_id, target.join_order, level, self._now())
+            await tx.clear_votes(game_id, seat)
+            await tx.delete_timers_of(game_id, ("reminder", "deadline"))
+            return await _need_game(tx, game_id)
+
+    async def vote(
+        self, game_id: int, user_id: int, motion: str, target_seat: int | None = None
+    ) -> VoteOutcome:
+        """A player's vote to abandon the game or to hand a silent player's seat to a computer
+        player. A majority of the human players (for a hand-over: of the others) decides, and
+        the winning vote takes effect in the same transaction."""
+        if motion not in ("abandon", "hand_over"):
+            raise InvalidRequest(f"Unknown vote {motion!r}: abandon or hand_over.")
+        async with self.store.write() as tx:
+            game = await _need_game(tx, game_id)
+            if game.status == "lobby":
+                raise GameNotStarted("Votes are held in a running game.")
+            if game.status != "active":
+                raise GameOver(_over_message(game))
+            voter = game.seat_of(user_id)
+            if voter is None:
+                raise NotAPlayer()
+            humans = [s for s in game.seats if not s.is_computer]
+            target: SeatInfo | None = None
+            if motion == "hand_over":
+                target = game.at_seat(target_seat) if isinstance(target_seat, int) else None
+                if target is None or target.is_computer:
+                    raise InvalidRequest("Name a human player of this game.")
+                if target.user_id == user_id:
+                    raise InvalidRequest("You cannot vote on your own seat.")
+                humans = [s for s in humans if s is not target]
+            key = -1 if target is None or target.seat is None else target.seat
+            electorate = {s.user_id for s in humans}
+            needed = len(electorate) // 2 + 1
+            if not await tx.add_vote(game_id, motion, key, user_id, self._now()):
+                raise AlreadyVoted()
+            votes = [v for v in await tx.voters(game_id, motion, key) if v in electorate]
+            passed = len(votes) >= needed
+            if passed and target is None:
+                await tx.end_game(game_id, "abandoned", self._now())
+                await tx.clear_votes(game_id)
+            elif passed and target is not None:
+                await tx.replace_by_computer(game_id, target.join_order, "normal", self._now())
+                await tx.clear_votes(game_id, key)
+                await tx.delete_timers_of(game_id, ("reminder", "deadline"))
+            return VoteOutcome(
+                await _need_game(tx, game_id), motion, target, len(votes), needed, passed
+            )
+
+
+# --- checks shared by the use cases ------------------------------------------------------------
+
+
+async def _need_game(tx: Tx, game_id: int) -> GameInfo:
+    game = await tx.game(game_id)
+    if game is None:
+        raise NoGameHere("There is no such game.")
+    return game
+
+
+async def _need_lobby(tx: Tx, game_id: int) -> GameInfo:
+    game = await _need_game(tx, game_id)
+    if game.status == "active":
+        raise GameAlreadyStarted()
+    if game.status != "lobby":
+        raise GameOver(_over_message(game))
+    return game
+
+
+def _need_host(game: GameInfo, user_id: int) -> None:
+    if user_id != game.host_id:
+        raise NotHost()
+
+
+def _need_room(game: GameInfo) -> None:
+    if len(game.seats) >= game.max_players:
+        raise LobbyFull(f"The game is full ({game.max_players} players).")
+
+
+def _need_level(level: str) -> None:
+    if level not in COMPUTER_LEVELS:
+        raise InvalidRequest(
+            f"Unknown computer level {level!r}: choose one of {', '.join(COMPUTER_LEVELS)}."
+        )
+
+
+def _already_running(game: GameInfo) -> GameAlreadyRunning:
+    if game.status == "lobby":
+        return GameAlreadyRunning(
+            "A game is already gathering players in this channel: join it or abandon it first."
+        )
+    return GameAlreadyRunning(
+        "A game is already running in this channel: finish or abandon it first."
+    )
+
+
+def _over_message(game: GameInfo) -> str:
+    return "This game was abandoned." if game.status == "abandoned" else "This game is over."
+
+
+def _chosen(move: Action) -> Action:
+    """A move a player (or a computer player) may choose: anything but `Skip`, which only a
+    passed deadline makes."""
+    if isinstance(move, Skip):
+        raise IllegalMove("Skipping a turn is not a move you can choose.")
+    return move
+
+
+def _actor(game: GameInfo, user_id: int | None, seat: int | None, stand_in: bool) -> SeatInfo:
+    """The seat a move is made for, refusing anyone who may not make it."""
+    if user_id is not None:
+        player = game.seat_of(user_id)
+        if player is None:
+            raise NotAPlayer()
+        return player
+    assert seat is not None
+    player = game.at_seat(seat)
+    if stand_in:
+        if player is None or player.is_computer:
+            raise NotAPlayer(f"Seat {seat} is not a human player's.")
+    elif player is None or not player.is_computer:
+        raise NotAPlayer(f"Seat {seat} is not played by the computer.")
+    return player
+
+
+DEADLINE_POLICIES: tuple[str, ...] = ("computer", "skip", "wait")
+VACATION_POLICIES: tuple[str, ...] = ("pause", "continue")
+
+
+def check_deadline_rules(rules: DeadlineRules) -> None:
+    """Refuse deadline rules a game cannot run with, naming the problem."""
+    if rules.turn_deadline_s is not None and (
+        not isinstance(rules.turn_deadline_s, int) or rules.turn_deadline_s < 3600
+    ):
+        raise InvalidRequest("A turn deadline must be at least one hour.")
+    if rules.policy not in DEADLINE_POLICIES:
+        raise InvalidRequest(f"Unknown deadline policy {rules.policy!r}.")
+    if rules.vacation_policy not in VACATION_POLICIES:
+        raise InvalidRequest(f"Unknown vacation policy {rules.vacation_policy!r}.")
+    if rules.missed_limit is not None and (
+        not isinstance(rules.missed_limit, int) or not 1 <= rules.missed_limit <= 20
+    ):
+        raise InvalidRequest("The number of missed deadlines must be between 1 and 20.")
+
+
+def _need_time_zone(name: str) -> None:
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise InvalidRequest(
+            f"{name!r} is not a time zone: use a name such as Europe/Lisbon or Asia/Tokyo."
+        ) from None

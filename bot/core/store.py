@@ -1,0 +1,697 @@
+"""SQLite storage of games through aiosqlite: one connection, explicit transactions, typed rows.
+
+Why it looks like this:
+- The connection runs in autocommit mode and every unit of work is an explicit transaction:
+  `write()` is `BEGIN IMMEDIATE` (takes the database write lock at once, so two processes queue
+  on `busy_timeout` instead of failing half-way) and `read()` a deferred one (a consistent
+  snapshot across several SELECTs).
+- aiosqlite runs one connection on one thread, so two coroutines sharing it would interleave
+  their statements inside each other's transactions. An asyncio lock gives each transaction the
+  connection to itself; other processes are kept apart by SQLite's own locking.
+- WAL lets readers (verify-db, backups) work while the bot writes; `synchronous=FULL` makes every
+  committed action durable before the service acknowledges it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sqlite3
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from datetime import datetime
+from typing import Any, Literal
+
+import aiosqlite
+
+from .clock import from_ms, to_ms
+from .migrate import Migration, load_migrations, migrate
+from .records import (
+    ActionRow,
+    DeadlineRules,
+    GameInfo,
+    NotifySettings,
+    SeatInfo,
+    SeatKind,
+    Status,
+    TimerKind,
+    TimerRow,
+    UserSettings,
+)
+
+_GAME_COLUMNS = (
+    "id, guild_id, channel_id, host_id, status, options, max_players, seed, version, "
+    "current_seat, created_at, updated_at, started_at, ended_at, turn_started_at, "
+    "turn_deadline_s"
+)
+
+
+class Tx:
+    """The queries, run inside one transaction opened by `Store.read()` or `Store.write()`."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.conn = conn
+
+    async def rows(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        return list(await self.conn.execute_fetchall(sql, tuple(params)))
+
+    async def row(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
+        found = await self.rows(sql, params)
+        return found[0] if found else None
+
+    async def run(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Execute a change; returns the number of rows it touched."""
+        cursor = await self.conn.execute(sql, tuple(params))
+        try:
+            return cursor.rowcount
+        finally:
+            await cursor.close()
+
+    # --- games ---------------------------------------------------------------------------------
+
+    async def game(self, game_id: int) -> GameInfo | None:
+        row = await self.row(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return None if row is None else await self._with_seats(row)
+
+    async def open_game_in_channel(self, channel_id: int) -> GameInfo | None:
+        row = await self.row(
+            f"SELECT {_GAME_COLUMNS} FROM games "
+            "WHERE channel_id = ? AND status IN ('lobby', 'active')",
+            (channel_id,),
+        )
+        return None if row is None else await self._with_seats(row)
+
+    async def _with_seats(self, row: sqlite3.Row) -> GameInfo:
+        seats = await self.rows(
+            "SELECT join_order, seat, kind, user_id, level, display_name, joined_at "
+            "FROM seats WHERE game_id = ? ORDER BY join_order",
+            (row["id"],),
+        )
+        return GameInfo(
+            id=row["id"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            host_id=row["host_id"],
+            status=row["status"],
+            options=json.loads(row["options"]),
+            max_players=row["max_players"],
+            seed=row["seed"],
+            version=row["version"],
+            current_seat=row["current_seat"],
+            created_at=from_ms(row["created_at"]),  # type: ignore[arg-type]
+            updated_at=from_ms(row["updated_at"]),  # type: ignore[arg-type]
+            started_at=from_ms(row["started_at"]),
+            ended_at=from_ms(row["ended_at"]),
+            turn_started_at=from_ms(row["turn_started_at"]),
+            turn_deadline_s=row["turn_deadline_s"],
+            seats=tuple(
+                SeatInfo(
+                    join_order=s["join_order"],
+                    seat=s["seat"],
+                    kind=s["kind"],
+                    user_id=s["user_id"],
+                    level=s["level"],
+                    name=s["display_name"],
+                    joined_at=from_ms(s["joined_at"]),  # type: ignore[arg-type]
+                )
+                for s in seats
+            ),
+        )
+
+    async def game_and_snapshot(self, game_id: int) -> tuple[GameInfo, str | None] | None:
+        """A game and its snapshot read together: one consistent row, no transaction needed."""
+        row = await self.row(
+            f"SELECT {_GAME_COLUMNS}, snapshot FROM games WHERE id = ?", (game_id,)
+        )
+        return None if row is None else (await self._with_seats(row), row["snapshot"])
+
+    async def snapshot(self, game_id: int) -> str | None:
+        row = await self.row("SELECT snapshot FROM games WHERE id = ?", (game_id,))
+        return None if row is None else row["snapshot"]
+
+    async def insert_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        options: dict[str, Any],
+        max_players: int,
+        now: datetime,
+    ) -> int:
+        ms = to_ms(now)
+        cursor = await self.conn.execute(
+            "INSERT INTO games (guild_id, channel_id, host_id, status, options, max_players, "
+            "created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?)",
+            (
+                guild_id,
+                channel_id,
+                host_id,
+                json.dumps(options, separators=(",", ":"), sort_keys=True),
+                max_players,
+                ms,
+                ms,
+            ),
+        )
+        game_id = cursor.lastrowid
+        await cursor.close()
+        assert game_id is not None
+        return game_id
+
+    async def insert_seat(
+        self,
+        game_id: int,
+        *,
+        kind: SeatKind,
+        user_id: int | None,
+        level: str | None,
+        name: str,
+        now: datetime,
+    ) -> int:
+        """Add a seat after the last one; returns its join order."""
+        row = await self.row(
+            "SELECT COALESCE(MAX(join_order) + 1, 0) FROM seats WHERE game_id = ?", (game_id,)
+        )
+        assert row is not None
+        join_order = int(row[0])
+        await self.run(
+            "INSERT INTO seats (game_id, join_order, kind, user_id, level, display_name, "
+            "joined_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game_id, join_order, kind, user_id, level, name, to_ms(now)),
+        )
+        await self.touch(game_id, now)
+        return join_order
+
+    async def delete_seat(self, game_id: int, join_order: int, now: datetime) -> None:
+        await self.run(
+            "DELETE FROM seats WHERE game_id = ? AND join_order = ?", (game_id, join_order)
+        )
+        await self.touch(game_id, now)
+
+    async def touch(self, game_id: int, now: datetime) -> None:
+        await self.run("UPDATE games SET updated_at = ? WHERE id = ?", (to_ms(now), game_id))
+
+    async def set_host(self, game_id: int, user_id: int, now: datetime) -> None:
+        await self.run(
+            "UPDATE games SET host_id = ?, updated_at = ? WHERE id = ?",
+            (user_id, to_ms(now), game_id),
+        )
+
+    async def end_game(self, game_id: int, status: Status, now: datetime) -> bool:
+        """Close an open game (finished or abandoned) and drop its timers."""
+        ms = to_ms(now)
+        changed = await self.run(
+            "UPDATE games SET status = ?, current_seat = NULL, ended_at = ?, updated_at = ? "
+            "WHERE id = ? AND status IN ('lobby', 'active')",
+            (status, ms, ms, game_id),
+        )
+        await self.run("DELETE FROM timers WHERE game_id = ?", (game_id,))
+        return changed == 1
+
+    async def start_game(
+        self,
+        game_id: int,
+        *,
+        seed: int,
+        snapshot: str,
+        current_seat: int | None,
+        seats: dict[int, int],
+        now: datetime,
+    ) -> bool:
+        """Lobby to active; `seats` maps join order to engine seat."""
+        ms = to_ms(now)
+        changed = await self.run(
+            "UPDATE games SET status = 'active', seed = ?, snapshot = ?, version = 0, "
+            "current_seat = ?, started_at = ?, turn_started_at = ?, updated_at = ? "
+            "WHERE id = ? AND status = 'lobby'",
+            (seed, snapshot, current_seat, ms, ms, ms, game_id),
+        )
+        if changed != 1:
+            return False
+        for join_order, seat in seats.items():
+            await self.run(
+                "UPDATE seats SET seat = ? WHERE game_id = ? AND join_order = ?",
+                (seat, game_id, join_order),
+            )
+        return True
+
+    async def save_action(
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        seat: int,
+        user_id: int | None,
+        action: str,
+        snapshot: str,
+        current_seat: int | None,
+        finished: bool,
+        turn_started: bool,
+        now: datetime,
+    ) -> bool:
+        """Append an action and its snapshot if the game is still at `expected_version`.
+
+        Returns False (and changes nothing) when another request got there first.
+        """
+        ms = to_ms(now)
+        changed = await self.run(
+            "UPDATE games SET version = version + 1, snapshot = ?, current_seat = ?, "
+            "status = ?, ended_at = ?, updated_at = ?, "
+            "turn_started_at = CASE WHEN ? THEN ? ELSE turn_started_at END "
+            "WHERE id = ? AND version = ? AND status = 'active'",
+            (
+                snapshot,
+                None if finished else current_seat,
+                "finished" if finished else "active",
+                ms if finished else None,
+                ms,
+                turn_started,
+                ms,
+                game_id,
+                expected_version,
+            ),
+        )
+        if changed != 1:
+            return False
+        await self.run(
+            "INSERT INTO actions (game_id, seq, seat, user_id, action, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, expected_version + 1, seat, user_id, action, ms),
+        )
+        if finished:
+            await self.run("DELETE FROM timers WHERE game_id = ?", (game_id,))
+        return True
+
+    async def replace_by_computer(
+        self, game_id: int, join_order: int, level: str, now: datetime
+    ) -> None:
+        await self.run(
+            "UPDATE seats SET kind = 'computer', user_id = NULL, level = ? "
+            "WHERE game_id = ? AND join_order = ?",
+            (level, game_id, join_order),
+        )
+        await self.touch(game_id, now)
+
+    async def actions(self, game_id: int, after: int = 0) -> list[ActionRow]:
+        rows = await self.rows(
+            "SELECT seq, seat, user_id, action, created_at FROM actions "
+            "WHERE game_id = ? AND seq > ? ORDER BY seq",
+            (game_id, after),
+        )
+        return [
+            ActionRow(
+                r["seq"],
+                r["seat"],
+                r["user_id"],
+                json.loads(r["action"]),
+                from_ms(r["created_at"]),  # type: ignore[arg-type]
+            )
+            for r in rows
+        ]
+
+    async def open_games_of(self, user_id: int) -> list[int]:
+        """Ids of the lobbies and running games a user sits in, oldest first."""
+        rows = await self.rows(
+            "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id "
+            "WHERE s.user_id = ? AND g.status IN ('lobby', 'active') ORDER BY g.id",
+            (user_id,),
+        )
+        return [r[0] for r in rows]
+
+    async def games_waiting_on(self, user_id: int) -> list[int]:
+        """Ids of running games whose current decision is this user's, longest waiting first."""
+        rows = await self.rows(
+            "SELECT g.id FROM games g "
+            "JOIN seats s ON s.game_id = g.id AND s.seat = g.current_seat "
+            "WHERE s.user_id = ? AND g.status = 'active' "
+            "ORDER BY g.turn_started_at, g.id",
+            (user_id,),
+        )
+        return [r[0] for r in rows]
+
+    async def games_waiting_on_computers(self) -> list[int]:
+        """Ids of running games whose current decision is a computer player's."""
+        rows = await self.rows(
+            "SELECT g.id FROM games g "
+            "JOIN seats s ON s.game_id = g.id AND s.seat = g.current_seat "
+            "WHERE s.kind = 'computer' AND g.status = 'active' ORDER BY g.id"
+        )
+        return [r[0] for r in rows]
+
+    # --- timers --------------------------------------------------------------------------------
+
+    async def insert_timer(
+        self,
+        game_id: int,
+        *,
+        kind: TimerKind,
+        due_at: datetime,
+        seat: int | None,
+        version: int | None,
+        now: datetime,
+    ) -> int:
+        cursor = await self.conn.execute(
+            "INSERT INTO timers (game_id, kind, seat, version, due_at, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, kind, seat, version, to_ms(due_at), to_ms(now)),
+        )
+        timer_id = cursor.lastrowid
+        await cursor.close()
+        assert timer_id is not None
+        return timer_id
+
+    async def due_timers(self, now: datetime, limit: int) -> list[TimerRow]:
+        rows = await self.rows(
+            "SELECT t.id, t.game_id, t.kind, t.seat, t.version, t.due_at, t.created_at "
+            "FROM timers t JOIN games g ON g.id = t.game_id "
+            "WHERE t.due_at <= ? AND g.status = 'active' ORDER BY t.due_at, t.id LIMIT ?",
+            (to_ms(now), limit),
+        )
+        return [
+            TimerRow(
+                r["id"],
+                r["game_id"],
+                r["kind"],
+                r["seat"],
+                r["version"],
+                from_ms(r["due_at"]),  # type: ignore[arg-type]
+                from_ms(r["created_at"]),  # type: ignore[arg-type]
+            )
+            for r in rows
+        ]
+
+    async def next_timer_due(self) -> datetime | None:
+        row = await self.row(
+            "SELECT MIN(t.due_at) FROM timers t JOIN games g ON g.id = t.game_id "
+            "WHERE g.status = 'active'"
+        )
+        return None if row is None else from_ms(row[0])
+
+    async def delete_timer(self, timer_id: int) -> bool:
+        return await self.run("DELETE FROM timers WHERE id = ?", (timer_id,)) == 1
+
+    # --- user settings -------------------------------------------------------------------------
+
+    async def settings(self, user_id: int) -> UserSettings:
+        row = await self.row(
+            "SELECT locale, dm_on_turn, dm_reminders, auto_end_turn FROM user_settings "
+            "WHERE user_id = ?",
+            (user_id,),
+        )
+        if row is None:
+            return UserSettings(user_id)
+        return UserSettings(user_id, row[0], bool(row[1]), bool(row[2]), bool(row[3]))
+
+    async def save_settings(self, settings: UserSettings, now: datetime) -> None:
+        await self.run(
+            "INSERT INTO user_settings (user_id, locale, dm_on_turn, dm_reminders, auto_end_turn, "
+            "updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+            "locale = excluded.locale, dm_on_turn = excluded.dm_on_turn, "
+            "dm_reminders = excluded.dm_reminders, auto_end_turn = excluded.auto_end_turn, "
+            "updated_at = excluded.updated_at",
+            (
+                settings.user_id,
+                settings.locale,
+                int(settings.dm_on_turn),
+                int(settings.dm_reminders),
+                int(settings.auto_end_turn),
+                to_ms(now),
+            ),
+        )
+
+    # --- the bot's messages and bookkeeping -----------------------------------------------------
+
+    async def set_message(
+        self, game_id: int, kind: str, channel_id: int, message_id: int, now: datetime
+    ) -> None:
+        await self.run(
+            "INSERT INTO game_messages (game_id, kind, channel_id, message_id, updated_at) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET "
+            "channel_id = excluded.channel_id, message_id = excluded.message_id, "
+            "updated_at = excluded.updated_at",
+            (game_id, kind, channel_id, message_id, to_ms(now)),
+        )
+
+    async def message(self, game_id: int, kind: str) -> tuple[int, int] | None:
+        row = await self.row(
+            "SELECT channel_id, message_id FROM game_messages WHERE game_id = ? AND kind = ?",
+            (game_id, kind),
+        )
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    async def delete_message(self, game_id: int, kind: str) -> None:
+        await self.run("DELETE FROM game_messages WHERE game_id = ? AND kind = ?", (game_id, kind))
+
+    async def meta(self, key: str) -> str | None:
+        row = await self.row("SELECT value FROM bot_meta WHERE key = ?", (key,))
+        return None if row is None else str(row[0])
+
+    async def set_meta(self, key: str, value: str, now: datetime) -> None:
+        await self.run(
+            "INSERT INTO bot_meta (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) "
+            "DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+            (key, value, to_ms(now)),
+        )
+
+    # --- asynchronous play: deadline rules, reminders, missed deadlines, votes ------------------
+
+    async def deadline_rules(self, game_id: int) -> DeadlineRules | None:
+        row = await self.row(
+            "SELECT turn_deadline_s, deadline_policy, missed_limit, vacation_policy FROM games "
+            "WHERE id = ?",
+            (game_id,),
+        )
+        return None if row is None else DeadlineRules(row[0], row[1], row[2], row[3])
+
+    async def set_deadline_rules(self, game_id: int, rules: DeadlineRules, now: datetime) -> None:
+        await self.run(
+            "UPDATE games SET turn_deadline_s = ?, deadline_policy = ?, missed_limit = ?, "
+            "vacation_policy = ?, updated_at = ? WHERE id = ?",
+            (
+                rules.turn_deadline_s,
+                rules.policy,
+                rules.missed_limit,
+                rules.vacation_policy,
+                to_ms(now),
+                game_id,
+            ),
+        )
+
+    async def notify_settings(self, user_id: int) -> NotifySettings:
+        row = await self.row(
+            "SELECT first_reminder_s, repeat_reminder_s, quiet_start, quiet_end, time_zone, "
+            "vacation_until, dm_blocked_at, last_reminder_at FROM notify_settings "
+            "WHERE user_id = ?",
+            (user_id,),
+        )
+        if row is None:
+            return NotifySettings(user_id)
+        return NotifySettings(
+            user_id,
+            first_reminder_s=row[0],
+            repeat_reminder_s=row[1],
+            quiet_start=row[2],
+            quiet_end=row[3],
+            time_zone=row[4],
+            vacation_until=from_ms(row[5]),
+            dm_blocked_at=from_ms(row[6]),
+            last_reminder_at=from_ms(row[7]),
+        )
+
+    async def save_notify_settings(self, settings: NotifySettings, now: datetime) -> None:
+        def ms(when: datetime | None) -> int | None:
+            return None if when is None else to_ms(when)
+
+        await self.run(
+            "INSERT OR REPLACE INTO notify_settings (user_id, first_reminder_s, "
+            "repeat_reminder_s, quiet_start, quiet_end, time_zone, vacation_until, "
+            "dm_blocked_at, last_reminder_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                settings.user_id,
+                settings.first_reminder_s,
+                settings.repeat_reminder_s,
+                settings.quiet_start,
+                settings.quiet_end,
+                settings.time_zone,
+                ms(settings.vacation_until),
+                ms(settings.dm_blocked_at),
+                ms(settings.last_reminder_at),
+                to_ms(now),
+            ),
+        )
+
+    async def timers_of(self, game_id: int) -> list[TimerRow]:
+        rows = await self.rows(
+            "SELECT id, game_id, kind, seat, version, due_at, created_at FROM timers "
+            "WHERE game_id = ? ORDER BY due_at, id",
+            (game_id,),
+        )
+        out = []
+        for r in rows:
+            due, created = from_ms(r[5]), from_ms(r[6])
+            assert due is not None and created is not None
+            out.append(TimerRow(r[0], r[1], r[2], r[3], r[4], due, created))
+        return out
+
+    async def delete_timers_of(self, game_id: int, kinds: Iterable[TimerKind]) -> int:
+        wanted = tuple(kinds)
+        marks = ", ".join("?" for _ in wanted)
+        return await self.run(
+            f"DELETE FROM timers WHERE game_id = ? AND kind IN ({marks})", (game_id, *wanted)
+        )
+
+    async def active_games_waiting_on_humans(self) -> list[int]:
+        """Ids of running games whose current decision is a human player's."""
+        rows = await self.rows(
+            "SELECT g.id FROM games g "
+            "JOIN seats s ON s.game_id = g.id AND s.seat = g.current_seat "
+            "WHERE s.kind = 'human' AND g.status = 'active' ORDER BY g.id"
+        )
+        return [r[0] for r in rows]
+
+    async def add_nudge(self, game_id: int, seat: int, turn_key: int, now: datetime) -> bool:
+        """Remember a channel mention for this turn; False if there already was one."""
+        return (
+            await self.run(
+                "INSERT OR IGNORE INTO channel_nudges (game_id, seat, turn_version, created_at) "
+                "VALUES (?, ?, ?, ?)",
+                (game_id, seat, turn_key, to_ms(now)),
+            )
+            == 1
+        )
+
+    async def missed_streak(self, game_id: int, seat: int) -> tuple[int, int] | None:
+        row = await self.row(
+            "SELECT streak, last_version FROM missed_deadlines WHERE game_id = ? AND seat = ?",
+            (game_id, seat),
+        )
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    async def set_missed_streak(
+        self, game_id: int, seat: int, streak: int, last_version: int, now: datetime
+    ) -> None:
+        await self.run(
+            "INSERT OR REPLACE INTO missed_deadlines (game_id, seat, streak, last_version, "
+            "updated_at) VALUES (?, ?, ?, ?, ?)",
+            (game_id, seat, streak, last_version, to_ms(now)),
+        )
+
+    async def last_action_by(self, game_id: int, user_id: int) -> tuple[int, datetime] | None:
+        """(seq, time) of the user's latest own action in a game."""
+        row = await self.row(
+            "SELECT seq, created_at FROM actions WHERE game_id = ? AND user_id = ? "
+            "ORDER BY seq DESC LIMIT 1",
+            (game_id, user_id),
+        )
+        return None if row is None else (int(row[0]), from_ms(row[1]))  # type: ignore[return-value]
+
+    async def add_vote(
+        self, game_id: int, motion: str, target_seat: int, voter_id: int, now: datetime
+    ) -> bool:
+        return (
+            await self.run(
+                "INSERT OR IGNORE INTO votes (game_id, motion, target_seat, voter_id, created_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (game_id, motion, target_seat, voter_id, to_ms(now)),
+            )
+            == 1
+        )
+
+    async def voters(self, game_id: int, motion: str, target_seat: int) -> list[int]:
+        rows = await self.rows(
+            "SELECT voter_id FROM votes WHERE game_id = ? AND motion = ? AND target_seat = ? "
+            "ORDER BY created_at, voter_id",
+            (game_id, motion, target_seat),
+        )
+        return [int(r[0]) for r in rows]
+
+    async def clear_votes(self, game_id: int, target_seat: int | None = None) -> None:
+        if target_seat is None:
+            await self.run("DELETE FROM votes WHERE game_id = ?", (game_id,))
+        else:
+            await self.run(
+                "DELETE FROM votes WHERE game_id = ? AND target_seat = ?", (game_id, target_seat)
+            )
+
+
+class Store:
+    """An open database. Use `await Store.open(path)`; close it with `await store.close()`."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+        self.conn = conn
+        self.path = path
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        busy_timeout_ms: int = 10_000,
+        migrations: list[Migration] | None = None,
+        upgrade: bool = True,
+        synchronous: Literal["FULL", "NORMAL"] = "FULL",
+    ) -> Store:
+        """Connect, set the pragmas and apply any pending migrations (refusing a newer schema).
+
+        `synchronous="FULL"` (the default) syncs the WAL on every commit, so an acknowledged
+        move survives a power cut; NORMAL survives a crash of the process but not of the machine.
+        """
+        conn = await aiosqlite.connect(os.fspath(path), isolation_level=None)
+        try:
+            conn.row_factory = sqlite3.Row
+            await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            await conn.execute("PRAGMA journal_mode = WAL")
+            if synchronous not in ("FULL", "NORMAL"):
+                raise ValueError("synchronous must be FULL or NORMAL")
+            await conn.execute(f"PRAGMA synchronous = {synchronous}")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            if upgrade:
+                await migrate(conn, migrations if migrations is not None else load_migrations())
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, os.fspath(path))
+
+    async def close(self) -> None:
+        """Close once the transaction under way (if any) is over."""
+        async with self._lock:
+            await self.conn.close()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[Tx]:
+        """One write transaction: committed if the block succeeds, rolled back if it raises."""
+        async with self._lock:
+            await self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield Tx(self.conn)
+                await self.conn.execute("COMMIT")
+            except BaseException:
+                if self.conn.in_transaction:
+                    await self.conn.execute("ROLLBACK")
+                raise
+
+    @asynccontextmanager
+    async def peek(self) -> AsyncIterator[Tx]:
+        """The connection for reads that need no snapshot across statements (each statement
+        sees committed data only, as the lock keeps other coroutines' transactions out)."""
+        async with self._lock:
+            yield Tx(self.conn)
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[Tx]:
+        """A consistent view of the database for several queries."""
+        async with self._lock:
+            await self.conn.execute("BEGIN")
+            try:
+                yield Tx(self.conn)
+            finally:
+                if self.conn.in_transaction:
+                    await self.conn.execute("COMMIT")

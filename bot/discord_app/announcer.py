@@ -1,0 +1,84 @@
+"""The channel side of a game (`turns.ports.Announcer` for Discord): the summary of each
+finished turn, scoring rounds, the results, the next turn's message, short notices."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from engine import ScoringHeld
+
+from ..core.records import GameInfo
+from ..core.results import ActResult
+from ..core.service import GameService
+from ..text import i18n
+from ..text.present import results_lines, turn_lines, turn_summary
+from ..turns.ports import Spawn
+from .markup import PING_USERS
+from .pictures import scores_file
+from .turn_message import turn_message
+
+log = logging.getLogger("alhambra.play")
+
+
+class ChannelAnnouncer:
+    """Posts in the game's channel through `client`; the old turn message loses its buttons."""
+
+    def __init__(self, client: discord.Client, service: GameService, spawn: Spawn) -> None:
+        self.client = client
+        self.service = service
+        self._spawn = spawn
+
+    async def turn_over(self, result: ActResult, locale: str) -> None:
+        game, state = result.game, result.state
+        names = game.names
+        channel = self.client.get_partial_messageable(game.channel_id)
+        end = result.end_events
+        public = state.view(None)
+        intro: str | None = "\n".join(turn_summary(locale, names, result.turn_events, end))
+        if state.is_over or any(isinstance(e, ScoringHeld) for e in end):
+            lines = turn_lines(locale, names, result.turn_events, end)
+            if state.is_over:
+                lines += ["", f"**{i18n.t(locale, 'results.title')}**"]
+                lines += results_lines(locale, names, public)
+            await channel.send(
+                "\n".join(lines)[:2000],
+                file=await scores_file(public, names, locale),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            intro = None
+        previous = await self.service.message_ref(game.id, "turn")
+        if state.is_over:
+            await self.service.forget_message(game.id, "turn")
+        else:
+            message = await turn_message(game, public, locale, intro=intro or None)
+            sent = await channel.send(
+                message.content,
+                embed=message.embed,
+                file=message.file,
+                view=message.view,
+                allowed_mentions=message.allowed_mentions,
+            )
+            await self.service.remember_message(game.id, "turn", game.channel_id, sent.id)
+        if previous is not None:  # cosmetic, and Discord may retry it for seconds: background
+            self._spawn(retire(self.client, previous))
+
+    async def notice(
+        self, game: GameInfo, locale: str, key: str, *, mention: int | None = None, **params: object
+    ) -> None:
+        if mention is not None:
+            params["mention"] = f"<@{mention}>"
+        allowed = PING_USERS if mention is not None else discord.AllowedMentions.none()
+        channel = self.client.get_partial_messageable(game.channel_id)
+        await channel.send(i18n.t(locale, key, **params), allowed_mentions=allowed)
+
+
+async def retire(client: discord.Client, ref: tuple[int, int]) -> None:
+    """Take the buttons off an old turn message (its clicks are refused anyway)."""
+    channel_id, message_id = ref
+    try:
+        message = client.get_partial_messageable(channel_id).get_partial_message(message_id)
+        await message.edit(view=None)
+    except discord.HTTPException:
+        log.info("could not retire turn message %s", message_id)

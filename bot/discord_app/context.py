@@ -1,0 +1,201 @@
+"""What every handler of the Discord adapter stands on: the bot as its handlers see it, the
+language of a reply, and the one place where interactions are answered when something goes
+wrong, and logged.
+
+`BaseBot` holds the parts of the running bot that handlers use (the service, the turn flow,
+background tasks); `client.AlhambraBot` only wires them up, so no handler imports the client.
+
+Every command and component callback runs its body inside `handling(...)`: a `ServiceError`
+(the user's mistake) becomes a short ephemeral reply in the user's language; anything else is
+logged with the game id and interaction id and answered with an apology. Either way the game is
+untouched, because the service writes nothing for a refused or failed request. One log line per
+interaction records the command, game, latency and outcome (never the token or message text).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator, Coroutine, Iterator
+from contextlib import asynccontextmanager
+from typing import Any, cast
+
+import discord
+from discord.ext import commands
+
+from ..config import Settings
+from ..core.errors import GuildOnly, ServiceError
+from ..core.records import GameInfo
+from ..core.results import ViewResult
+from ..core.service import GameService
+from ..text import i18n
+from ..text.present import error_text
+from ..turns.flow import TurnFlow
+from ..turns.reminders import Reminders
+from ..turns.timers import TimerDispatcher
+
+log = logging.getLogger("alhambra.interactions")
+
+
+class BaseBot(commands.Bot):
+    """The bot's state that handlers use; set up by `client.AlhambraBot.setup_hook`."""
+
+    settings: Settings
+    #: reminders and turn deadlines, running once the bot is set up
+    timers: TimerDispatcher | None
+    _service: GameService | None
+    _flow: TurnFlow | None
+    _reminders: Reminders | None
+
+    def __init__(self, settings: Settings, **options: Any) -> None:
+        super().__init__(**options)
+        self.settings = settings
+        self.timers = None
+        self._service = self._flow = self._reminders = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._busy = 0
+        self._quiet = asyncio.Event()
+        self._quiet.set()
+
+    @property
+    def service(self) -> GameService:
+        if self._service is None:
+            raise RuntimeError("the bot is not set up yet (setup_hook has not run)")
+        return self._service
+
+    @property
+    def flow(self) -> TurnFlow:
+        if self._flow is None:
+            raise RuntimeError("the bot is not set up yet (setup_hook has not run)")
+        return self._flow
+
+    @property
+    def reminders(self) -> Reminders:
+        if self._reminders is None:
+            raise RuntimeError("the bot is not set up yet (setup_hook has not run)")
+        return self._reminders
+
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run background work (computer players' turns, DMs) that close() waits for."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    @contextlib.contextmanager
+    def busy(self) -> Iterator[None]:
+        """Counts interactions being handled, so shutdown lets them finish their writes."""
+        self._busy += 1
+        self._quiet.clear()
+        try:
+            yield
+        finally:
+            self._busy -= 1
+            if not self._busy:
+                self._quiet.set()
+
+    async def idle(self) -> None:
+        """Wait until background work is done (tests, shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+
+def bot_of(interaction: discord.Interaction) -> BaseBot:
+    """The bot an interaction reached: always ours, as only `AlhambraBot` registers handlers."""
+    return cast(BaseBot, interaction.client)
+
+
+def user_locale(interaction: discord.Interaction) -> str:
+    """The language for replies to this user: their Discord client's, else English."""
+    override = interaction.extras.get("locale")
+    return override or i18n.normalise(interaction.locale)
+
+
+def channel_locale(interaction: discord.Interaction) -> str:
+    """The language for public messages: the server's preferred locale."""
+    return i18n.normalise(interaction.guild_locale or interaction.locale)
+
+
+def channel_id_of(interaction: discord.Interaction) -> int:
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise GuildOnly()
+    return interaction.channel_id
+
+
+async def current_game(interaction: discord.Interaction) -> GameInfo:
+    """The lobby or running game of the interaction's channel (refused outside a server)."""
+    game = await bot_of(interaction).service.game_in_channel(channel_id_of(interaction))
+    interaction.extras["game_id"] = game.id
+    return game
+
+
+async def my_view(interaction: discord.Interaction, game_id: int) -> ViewResult:
+    """What the interacting user may see of a game."""
+    interaction.extras["game_id"] = game_id
+    return await bot_of(interaction).service.view(game_id, interaction.user.id)
+
+
+async def reply(
+    interaction: discord.Interaction,
+    content: str | None = None,
+    *,
+    embed: discord.Embed | None = None,
+    file: discord.File | None = None,
+    view: discord.ui.View | None = None,
+) -> None:
+    """Answer ephemerally, whether or not the interaction was already acknowledged."""
+    extra: dict[str, Any] = {}
+    if embed is not None:
+        extra["embed"] = embed
+    if file is not None:
+        extra["file"] = file
+    if view is not None:
+        extra["view"] = view
+    if interaction.response.is_done():
+        await interaction.followup.send(content, ephemeral=True, **extra)
+    else:
+        await interaction.response.send_message(content, ephemeral=True, **extra)
+
+
+async def report(interaction: discord.Interaction, error: BaseException) -> str:
+    """Tell the user what went wrong; returns the outcome word for the log line."""
+    locale = user_locale(interaction)
+    if isinstance(error, ServiceError):
+        text, outcome = error_text(error, locale), f"refused:{error.code}"
+    else:
+        log.error(
+            "interaction failed: game=%s interaction=%s",
+            interaction.extras.get("game_id"),
+            interaction.id,
+            exc_info=error,
+        )
+        text, outcome = i18n.t(locale, "error.unexpected"), "error"
+    try:
+        await reply(interaction, text)
+    except discord.HTTPException:
+        log.warning("could not tell the user about a failed interaction %s", interaction.id)
+    return outcome
+
+
+@asynccontextmanager
+async def handling(interaction: discord.Interaction, command: str) -> AsyncIterator[None]:
+    started = time.perf_counter()
+    outcome = "ok"
+    client = interaction.client
+    busy = client.busy() if isinstance(client, BaseBot) else contextlib.nullcontext()
+    try:
+        with busy:
+            yield
+    except Exception as exc:
+        outcome = await report(interaction, exc)
+    finally:
+        log.info(
+            "interaction command=%s game=%s user=%s latency_ms=%.1f outcome=%s",
+            command,
+            interaction.extras.get("game_id", "-"),
+            interaction.user.id if interaction.user else "-",
+            (time.perf_counter() - started) * 1000,
+            outcome,
+        )

@@ -1,0 +1,183 @@
+"""The lobby message: who has joined, the options, and Join / Leave / Start buttons, what the
+buttons do, and the first turn message when the game starts.
+
+The buttons are `DynamicItem`s: their custom id carries the game id and the version the message
+was drawn for, so they keep working after a restart without any view kept in memory.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Literal, cast
+
+import discord
+
+from ..core.records import GameInfo
+from ..core.results import StartResult
+from ..text import i18n
+from .context import BaseBot, bot_of, channel_locale, handling
+from .turn_message import turn_message
+
+log = logging.getLogger("alhambra.lobby")
+
+LobbyOp = Literal["join", "leave", "start"]
+LOBBY_OPS: tuple[LobbyOp, ...] = ("join", "leave", "start")
+LOBBY_COLOUR = discord.Colour.from_rgb(196, 120, 48)
+
+
+def lobby_embed(game: GameInfo, locale: str) -> discord.Embed:
+    embed = discord.Embed(title=i18n.t(locale, "lobby.title"), colour=LOBBY_COLOUR)
+    host = next((s.name for s in game.seats if s.user_id == game.host_id), "?")
+    embed.description = "\n".join(
+        [
+            i18n.t(locale, "lobby.host", name=host),
+            i18n.t(locale, f"lobby.rule.{game.options.get('holes', 'classic')}"),
+            i18n.t(locale, "lobby.deadline", deadline=_deadline(game, locale)),
+            "",
+            i18n.t(locale, "lobby.hint"),
+        ]
+    )
+    lines = []
+    for i, seat in enumerate(game.seats, 1):
+        if seat.is_computer:
+            level = i18n.t(locale, f"choice.level.{seat.level}") if seat.level else ""
+            label = i18n.t(locale, "lobby.computer", name=seat.name, level=level)
+        else:
+            label = f"{seat.name} (<@{seat.user_id}>)"
+        lines.append(f"{i}. {label}")
+    embed.add_field(
+        name=i18n.t(locale, "lobby.players", count=len(game.seats), max=game.max_players),
+        value="\n".join(lines) or "-",
+        inline=False,
+    )
+    embed.set_footer(text=f"#{game.id}")
+    return embed
+
+
+def _deadline(game: GameInfo, locale: str) -> str:
+    hours = (game.turn_deadline_s or 0) // 3600
+    key = f"choice.deadline.{hours}"
+    return i18n.t(locale, key) if i18n.has(key) else f"{hours} h"
+
+
+def closed_embed(game: GameInfo, locale: str, key: str) -> discord.Embed:
+    embed = lobby_embed(game, locale)
+    embed.title = i18n.t(locale, key)
+    embed.colour = discord.Colour.dark_grey()
+    embed.description = None
+    return embed
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"alh:lobby:(?P<game>\d+):(?P<version>\d+):(?P<op>join|leave|start)",
+):
+    """One lobby button; what it does is `lobby_button_clicked`."""
+
+    STYLES: dict[LobbyOp, discord.ButtonStyle] = {
+        "join": discord.ButtonStyle.success,
+        "leave": discord.ButtonStyle.secondary,
+        "start": discord.ButtonStyle.primary,
+    }
+
+    def __init__(self, game_id: int, version: int, op: LobbyOp, label: str | None = None) -> None:
+        self.game_id, self.version, self.op = game_id, version, op
+        super().__init__(
+            discord.ui.Button(
+                label=label or op.title(),
+                style=self.STYLES[op],
+                custom_id=f"alh:lobby:{game_id}:{version}:{op}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Button[discord.ui.View],
+        match: re.Match[str],
+        /,
+    ) -> LobbyButton:
+        # the template admits only the three operations
+        return cls(int(match["game"]), int(match["version"]), cast(LobbyOp, match["op"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await lobby_button_clicked(interaction, self.game_id, self.op)
+
+
+def lobby_view(game: GameInfo, locale: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for op in LOBBY_OPS:
+        view.add_item(LobbyButton(game.id, game.version, op, i18n.t(locale, f"button.{op}")))
+    return view
+
+
+async def refresh_lobby(
+    bot: BaseBot, game: GameInfo, locale: str, closed: str | None = None
+) -> None:
+    """Redraw the lobby message of a game (after a join or leave by command, a start, an
+    abandon). A lobby message someone deleted is simply forgotten."""
+    service = bot.service
+    ref = await service.message_ref(game.id, "lobby")
+    if ref is None:
+        return
+    channel_id, message_id = ref
+    message = bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+    try:
+        if closed:
+            await message.edit(embed=closed_embed(game, locale, closed), view=None)
+        else:
+            await message.edit(embed=lobby_embed(game, locale), view=lobby_view(game, locale))
+    except discord.NotFound:
+        await service.forget_message(game.id, "lobby")
+    except discord.HTTPException:
+        log.warning("could not update the lobby message of game %s", game.id)
+
+
+async def announce_start(interaction: discord.Interaction, started: StartResult) -> None:
+    """The first turn message, posted as a followup of the interaction that started the game."""
+    bot = bot_of(interaction)
+    game = started.game
+    locale = channel_locale(interaction)
+    order = ", ".join(f"{i + 1}. {name}" for i, name in enumerate(game.names))
+    message = await turn_message(
+        game, started.state.view(None), locale, intro=i18n.t(locale, "game.started", order=order)
+    )
+    sent = await interaction.followup.send(
+        message.content,
+        embed=message.embed,
+        file=message.file,
+        view=message.view,
+        allowed_mentions=message.allowed_mentions,
+        wait=True,
+    )
+    await bot.service.remember_message(game.id, "turn", sent.channel.id, sent.id)
+    await bot.flow.game_started(game.id, locale)
+
+
+async def lobby_button_clicked(interaction: discord.Interaction, game_id: int, op: LobbyOp) -> None:
+    interaction.extras["game_id"] = game_id
+    async with handling(interaction, f"lobby:{op}"):
+        service = bot_of(interaction).service
+        locale = channel_locale(interaction)
+        user = interaction.user
+        if op == "join":
+            game = await service.join(game_id, user.id, user.display_name)
+        elif op == "leave":
+            game = await service.leave(game_id, user.id)
+        else:
+            started = await service.start(game_id, user.id)
+            await interaction.response.edit_message(
+                embed=closed_embed(started.game, locale, "lobby.started"), view=None
+            )
+            await announce_start(interaction, started)
+            return
+        if game.status == "lobby":
+            await interaction.response.edit_message(
+                embed=lobby_embed(game, locale), view=lobby_view(game, locale)
+            )
+        else:
+            await interaction.response.edit_message(
+                embed=closed_embed(game, locale, "lobby.closed"), view=None
+            )

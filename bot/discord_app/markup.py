@@ -1,0 +1,50 @@
+"""Text only Discord understands: jump links, timestamps every reader sees in their own time
+zone, mentions, and the server and channel names the bot sees."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import discord
+
+from ..core.records import GameInfo
+from ..core.service import GameService
+
+
+def stamp(when: datetime, style: str = "R") -> str:
+    """Discord renders this in every reader's own time zone and language."""
+    return f"<t:{int(when.timestamp())}:{style}>"
+
+
+def jump_link(guild_id: int | None, channel_id: int, message_id: int | None = None) -> str:
+    where = f"{guild_id or '@me'}/{channel_id}"
+    return f"https://discord.com/channels/{where}" + (f"/{message_id}" if message_id else "")
+
+
+async def turn_link(service: GameService, game: GameInfo) -> str:
+    """A link to the game's current turn message (its channel if there is none)."""
+    ref = await service.message_ref(game.id, "turn")
+    if ref is None:
+        return jump_link(game.guild_id, game.channel_id)
+    return jump_link(game.guild_id, ref[0], ref[1])
+
+
+def place_of(client: discord.Client, game: GameInfo) -> tuple[str, str]:
+    """(server name, channel name) as the bot sees them, with ids as a fallback."""
+    guild = client.get_guild(game.guild_id) if game.guild_id else None
+    channel = client.get_channel(game.channel_id)
+    server = guild.name if guild is not None else str(game.guild_id or "DM")
+    name = getattr(channel, "name", None) or str(game.channel_id)
+    return server, name
+
+
+def mention_of(game: GameInfo, seat: int | None) -> str:
+    """A ping for a human at `seat`, the name in bold for a computer player."""
+    player = next((s for s in game.seats if s.seat == seat), None) if seat is not None else None
+    if player is None:
+        return ""
+    return f"<@{player.user_id}>" if player.user_id is not None else f"**{player.name}**"
+
+
+#: Mentions that may ping: users only, never roles or everyone.
+PING_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)

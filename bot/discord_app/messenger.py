@@ -1,0 +1,95 @@
+"""Reaching one player away from the table (`turns.ports.Messenger` for Discord): the DM that
+opens a turn, the reminder DM listing every game waiting on them, and a channel mention for
+players who do not accept DMs. When and whether to send is decided in `turns.reminders`."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import Any
+
+import discord
+
+from ..core.records import GameInfo, SeatInfo
+from ..core.service import GameService
+from ..text import i18n
+from ..text.present import since_last_turn
+from ..turns.ports import Delivery
+from .markup import PING_USERS, place_of, stamp, turn_link
+from .pictures import table_file
+
+log = logging.getLogger("alhambra.notify")
+
+
+class DiscordMessenger:
+    def __init__(self, client: discord.Client, service: GameService) -> None:
+        self.client = client
+        self.service = service
+
+    async def turn_dm(
+        self, game: GameInfo, player: SeatInfo, locale: str, deadline: datetime | None
+    ) -> Delivery:
+        """Where the turn is, its deadline, what happened since the player's last turn, and
+        the table as the player sees it."""
+        assert player.user_id is not None and player.seat is not None
+        service = self.service
+        server, channel = place_of(self.client, game)
+        link = await turn_link(service, game)
+        lines = [i18n.t(locale, "notify.turn", server=server, channel=channel, link=link)]
+        if deadline is not None:
+            lines.append(i18n.t(locale, "notify.deadline", when=stamp(deadline)))
+        since = since_last_turn(locale, game.names, await service.log(game.id), player.seat)
+        if since:
+            lines += ["", f"**{i18n.t(locale, 'notify.since')}**", *since]
+        viewed = await service.view(game.id, player.user_id)
+        return await self._dm(
+            player.user_id,
+            content="\n".join(lines)[:2000],
+            file=await table_file(viewed.view, game.names, locale),
+        )
+
+    async def reminder(self, user_id: int, games: list[GameInfo]) -> Delivery:
+        settings = await self.service.settings(user_id)
+        locale = settings.locale or await self.service.game_locale(games[0].id)
+        lines = [i18n.t(locale, "notify.reminder", count=len(games))]
+        for game in games:
+            server, channel = place_of(self.client, game)
+            since = game.turn_started_at or game.updated_at
+            link = await turn_link(self.service, game)
+            lines.append(
+                i18n.t(
+                    locale,
+                    "notify.reminder_line",
+                    server=server,
+                    channel=channel,
+                    since=stamp(since),
+                    link=link,
+                )
+            )
+        return await self._dm(user_id, content="\n".join(lines)[:2000])
+
+    async def nudge(self, game: GameInfo, user_id: int) -> bool:
+        locale = await self.service.game_locale(game.id)
+        link = await turn_link(self.service, game)
+        text = i18n.t(locale, "notify.nudge", mention=f"<@{user_id}>", link=link)
+        try:
+            channel = self.client.get_partial_messageable(game.channel_id)
+            await channel.send(text, allowed_mentions=PING_USERS)
+        except discord.HTTPException as exc:
+            log.warning("could not mention user %s in game %s: %s", user_id, game.id, exc)
+            return False
+        return True
+
+    async def _dm(self, user_id: int, **message: Any) -> Delivery:
+        try:
+            channel = await self.client.create_dm(discord.Object(user_id))
+            await channel.send(allowed_mentions=discord.AllowedMentions.none(), **message)
+        except discord.Forbidden as exc:
+            if exc.code == 50007:
+                return Delivery.REFUSED
+            log.warning("DM to user %s refused: %s", user_id, exc)
+            return Delivery.FAILED
+        except discord.HTTPException as exc:
+            log.warning("DM to user %s failed: %s", user_id, exc)
+            return Delivery.FAILED
+        return Delivery.SENT

@@ -1,0 +1,176 @@
+"""The acting player's private panel in Discord: the menu model of `text.menus` as buttons and
+selects, and what a click on them does.
+
+Every component's custom id carries the game id and the version the panel was drawn for, so the
+components keep working after a restart and a click on an outdated panel changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from engine import SeatView
+
+from ..core.errors import InvalidRequest, Outdated
+from ..core.records import GameInfo
+from ..core.results import ActResult
+from ..text import i18n
+from ..text.menus import Choice, Option, Tone, build_panel
+from .context import bot_of, channel_locale, handling, my_view, user_locale
+from .pictures import panel_file
+
+STYLES: dict[Tone, discord.ButtonStyle] = {
+    Tone.PRIMARY: discord.ButtonStyle.primary,
+    Tone.SECONDARY: discord.ButtonStyle.secondary,
+    Tone.SUCCESS: discord.ButtonStyle.success,
+    Tone.DANGER: discord.ButtonStyle.danger,
+}
+
+
+class PanelButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"alh:b:(?P<game>\d+):(?P<version>\d+):(?P<value>[af][\w~-]+)",
+):
+    def __init__(
+        self, game_id: int, version: int, value: str, label: str = "…", tone: Tone = Tone.SECONDARY
+    ) -> None:
+        self.game_id, self.version, self.value = game_id, version, value
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=STYLES[tone],
+                custom_id=f"alh:b:{game_id}:{version}:{value}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Button[discord.ui.View],
+        match: re.Match[str],
+        /,
+    ) -> PanelButton:
+        return cls(int(match["game"]), int(match["version"]), match["value"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await panel_choice(interaction, self.game_id, self.version, self.value)
+
+
+class PanelSelect(
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
+    template=r"alh:s:(?P<game>\d+):(?P<version>\d+):(?P<menu>[\w~-]+)",
+):
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        menu: str,
+        placeholder: str = "…",
+        options: list[Option] | None = None,
+    ) -> None:
+        self.game_id, self.version = game_id, version
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
+            custom_id=f"alh:s:{game_id}:{version}:{menu}",
+            placeholder=placeholder[:150],
+            options=[
+                discord.SelectOption(
+                    label=o.label[:100], value=o.value, description=(o.description or None)
+                )
+                for o in (options or [])
+            ]
+            or [discord.SelectOption(label="…", value="fmain")],
+        )
+        super().__init__(select)
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Select[discord.ui.View],
+        match: re.Match[str],
+        /,
+    ) -> PanelSelect:
+        return cls(int(match["game"]), int(match["version"]), match["menu"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = selected(interaction)
+        await panel_choice(
+            interaction, self.game_id, self.version, values[0] if values else "fmain"
+        )
+
+
+def selected(interaction: discord.Interaction) -> list[str]:
+    """The values a select sent (a forged interaction may send none, or not strings)."""
+    data: Any = interaction.data or {}
+    values = data.get("values") if isinstance(data, dict) else None
+    return [v for v in values if isinstance(v, str)] if isinstance(values, list) else []
+
+
+async def panel_message(
+    game: GameInfo, view: SeatView, locale: str, focus: str, name: str
+) -> tuple[str, discord.ui.View, list[discord.File]]:
+    """The ephemeral panel's text, components and files (a picture of the Alhambra with the
+    legal cells labelled, when the choice is about cells)."""
+    spec = build_panel(view, locale, focus)
+    ui = discord.ui.View(timeout=None)
+    for menu_id, hint, options in spec.menus:
+        ui.add_item(PanelSelect(game.id, game.version, menu_id, hint, options))
+    for label, value, tone in spec.buttons:
+        ui.add_item(PanelButton(game.id, game.version, value, label, tone))
+    picture = await panel_file(view, spec, name, locale)
+    return spec.text, ui, [picture] if picture is not None else []
+
+
+async def open_panel(interaction: discord.Interaction, game_id: int, focus: str) -> None:
+    result = await my_view(interaction, game_id)
+    view = result.own_decision()
+    name = result.game.name_at(result.seat)
+    text, ui, files = await panel_message(result.game, view, user_locale(interaction), focus, name)
+    await interaction.response.send_message(text, view=ui, files=files, ephemeral=True)
+
+
+async def panel_choice(
+    interaction: discord.Interaction, game_id: int, version: int, value: str
+) -> None:
+    """A button or menu option of the private panel: open a menu or act."""
+    async with handling(interaction, "panel"):
+        locale = user_locale(interaction)
+        choice = Choice.parse(value)
+        if choice is None:
+            raise InvalidRequest()
+        result = await my_view(interaction, game_id)
+        view = result.own_decision()
+        name = result.game.name_at(result.seat)
+        if choice.focus is not None:  # navigation redraws at the current version
+            text, ui, files = await panel_message(result.game, view, locale, choice.focus, name)
+            await interaction.response.edit_message(content=text, view=ui, attachments=files)
+            return
+        assert choice.index is not None
+        if version != result.game.version or choice.index >= len(view.legal):
+            raise Outdated()
+        await interaction.response.defer()
+        done = await bot_of(interaction).flow.act(
+            game_id,
+            interaction.user.id,
+            view.legal[choice.index],
+            version,
+            locale=channel_locale(interaction),
+        )
+        await _redraw(interaction, done, locale, name)
+
+
+async def _redraw(
+    interaction: discord.Interaction, done: ActResult, locale: str, name: str
+) -> None:
+    state, seat = done.state, done.seat.seat
+    if state.is_over or state.current_seat != seat or done.turn_ended:
+        await interaction.edit_original_response(
+            content=i18n.t(locale, "panel.done"), view=None, attachments=[]
+        )
+        return
+    text, ui, files = await panel_message(done.game, state.view(seat), locale, "main", name)
+    await interaction.edit_original_response(content=text, view=ui, attachments=files)

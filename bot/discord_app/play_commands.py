@@ -1,0 +1,383 @@
+"""Playing by slash command: `/alhambra take, buy, place, redesign, undo, end-turn, hand,
+board, log, scores`, with autocomplete that offers exactly the legal choices.
+
+Every decision goes through the turn flow (`TurnFlow.act`), whose engine checks the rules; this
+module reads what was typed, and words the answer.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import render
+from engine import (
+    TILES,
+    Action,
+    Buy,
+    EndTurn,
+    GiveToDirk,
+    Place,
+    PlaceFromReserve,
+    PlaceInReserve,
+    RemoveToReserve,
+    SeatView,
+    Swap,
+    TakeMoney,
+    Undo,
+    Undone,
+)
+
+from ..core.errors import BadCode, InvalidRequest, NoSuchChoice, ServiceError
+from ..core.results import ActResult, ViewResult
+from ..text import i18n
+from ..text.present import (
+    CodeError,
+    action_code,
+    action_label,
+    building_name,
+    parse_money,
+    pick_cards,
+)
+from .context import BaseBot, bot_of, channel_locale, current_game, handling, reply, user_locale
+from .pictures import alhambra_file, scores_file
+from .replies import show_hand, show_log
+from .translator import T
+
+MAX_CHOICES = 25
+A = TypeVar("A", bound=Action)
+Choices = list[app_commands.Choice[str]]
+
+
+async def _decision(interaction: discord.Interaction) -> tuple[ViewResult, SeatView]:
+    """The channel's game as the user sees it, refused unless the decision is theirs."""
+    result = await _command_view(interaction)
+    return result, result.own_decision()
+
+
+async def _command_view(interaction: discord.Interaction) -> ViewResult:
+    game = await current_game(interaction)
+    return await bot_of(interaction).service.view(game.id, interaction.user.id)
+
+
+def _legal(view: SeatView, kind: type[A]) -> list[A]:
+    return [a for a in view.legal if isinstance(a, kind)]
+
+
+def _choices(locale: str, view: SeatView, actions: list[Action], current: str) -> Choices:
+    needle = current.strip().lower()
+    out: Choices = []
+    for action in actions:
+        code = action_code(action)
+        label = action_label(locale, action, view)
+        if needle and needle not in code.lower() and needle not in label.lower():
+            continue
+        out.append(app_commands.Choice(name=label[:100], value=code[:100]))
+        if len(out) == MAX_CHOICES:
+            break
+    return out
+
+
+async def _autocomplete_view(interaction: discord.Interaction) -> SeatView | None:
+    try:
+        return (await _decision(interaction))[1]
+    except ServiceError:
+        return None
+
+
+def _cell_of(code: str) -> tuple[int, int]:
+    try:
+        return render.parse_cell_code(code)
+    except ValueError as exc:
+        raise BadCode(str(exc)) from None
+
+
+async def _slash_act(
+    interaction: discord.Interaction, result: ViewResult, view: SeatView, action: Action
+) -> None:
+    locale = user_locale(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    done = await bot_of(interaction).flow.act(
+        result.game.id,
+        interaction.user.id,
+        action,
+        result.game.version,
+        locale=channel_locale(interaction),
+    )
+    undone = next((e.action for e in done.events if isinstance(e, Undone)), None)
+    if undone is not None:
+        text = i18n.t(locale, "reply.undone", action=action_label(locale, undone, view))
+    else:
+        text = i18n.t(locale, "reply.done", next=_next_hint(locale, done))
+    await interaction.followup.send(text, ephemeral=True)
+
+
+def _next_hint(locale: str, done: ActResult) -> str:
+    state, seat = done.state, done.seat.seat
+    if done.turn_ended or state.is_over or state.current_seat != seat:
+        return i18n.t(locale, "reply.next.turn_over")
+    if state.phase == "place":
+        return i18n.t(locale, "reply.next.place")
+    if state.phase == "confirm":
+        return i18n.t(locale, "reply.next.confirm")
+    return i18n.t(locale, "reply.next.action")
+
+
+def _bad(locale: str, reason: str) -> BadCode:
+    return BadCode(i18n.t(locale, "error.bad_code", reason=reason))
+
+
+class PlayCommands(commands.Cog):
+    """Part of the `/alhambra` group cog (`group.AlhambraCog`)."""
+
+    bot: BaseBot
+
+    @app_commands.command(name=T("cmd.take.name"), description=T("cmd.take.description"))
+    @app_commands.describe(cards=T("cmd.take.cards.description"))
+    async def take(self, interaction: discord.Interaction, cards: str) -> None:
+        async with handling(interaction, "take"):
+            locale = user_locale(interaction)
+            result, view = await _decision(interaction)
+            try:
+                picked = pick_cards(parse_money(cards), view.pool)
+            except CodeError as exc:
+                raise _bad(locale, str(exc)) from None
+            if picked is None:
+                raise _bad(locale, f"{cards} is not in the money pool")
+            await _slash_act(interaction, result, view, TakeMoney(tuple(picked)))
+
+    @take.autocomplete("cards")
+    async def _take_cards(self, interaction: discord.Interaction, current: str) -> Choices:
+        view = await _autocomplete_view(interaction)
+        if view is None:
+            return []
+        return _choices(user_locale(interaction), view, _legal(view, TakeMoney), current)
+
+    @app_commands.command(name=T("cmd.buy.name"), description=T("cmd.buy.description"))
+    @app_commands.describe(
+        slot=T("cmd.buy.slot.description"), payment=T("cmd.buy.payment.description")
+    )
+    async def buy(
+        self,
+        interaction: discord.Interaction,
+        slot: app_commands.Range[int, 1, 4],
+        payment: str,
+    ) -> None:
+        async with handling(interaction, "buy"):
+            locale = user_locale(interaction)
+            result, view = await _decision(interaction)
+            try:
+                picked = pick_cards(parse_money(payment), view.hand)
+            except CodeError as exc:
+                raise _bad(locale, str(exc)) from None
+            if picked is None:
+                raise _bad(locale, f"you do not hold {payment}")
+            await _slash_act(interaction, result, view, Buy(slot - 1, tuple(picked)))
+
+    @buy.autocomplete("payment")
+    async def _buy_payment(self, interaction: discord.Interaction, current: str) -> Choices:
+        view = await _autocomplete_view(interaction)
+        if view is None:
+            return []
+        slot = getattr(interaction.namespace, "slot", None)
+        buys: list[Action] = [
+            a for a in _legal(view, Buy) if slot is None or str(a.slot + 1) == str(slot)
+        ]
+        return _choices(user_locale(interaction), view, buys, current)
+
+    @app_commands.command(name=T("cmd.place.name"), description=T("cmd.place.description"))
+    @app_commands.describe(
+        where=T("cmd.place.where.description"), building=T("cmd.place.building.description")
+    )
+    async def place(
+        self, interaction: discord.Interaction, where: str, building: str | None = None
+    ) -> None:
+        async with handling(interaction, "place"):
+            locale = user_locale(interaction)
+            result, view = await _decision(interaction)
+            tile = _pending_tile(locale, view, building)
+            target = where.strip().lower()
+            action: Action
+            if target == "reserve":
+                action = PlaceInReserve(tile)
+            elif target == "dirk":
+                action = GiveToDirk(tile)
+            else:
+                x, y = _cell_of(where)
+                action = Place(tile, x, y)
+            await _slash_act(interaction, result, view, action)
+
+    @place.autocomplete("building")
+    async def _place_building(self, interaction: discord.Interaction, current: str) -> Choices:
+        view = await _autocomplete_view(interaction)
+        if view is None:
+            return []
+        locale = user_locale(interaction)
+        return [
+            app_commands.Choice(name=building_name(locale, t), value=str(t)) for t in view.pending
+        ][:MAX_CHOICES]
+
+    @place.autocomplete("where")
+    async def _place_where(self, interaction: discord.Interaction, current: str) -> Choices:
+        view = await _autocomplete_view(interaction)
+        if view is None or not view.pending:
+            return []
+        locale = user_locale(interaction)
+        chosen = getattr(interaction.namespace, "building", None)
+        try:
+            tile = _pending_tile(locale, view, chosen)
+        except ServiceError:
+            tile = view.pending[0]
+        actions: list[Action] = [
+            a
+            for kind in (Place, PlaceInReserve, GiveToDirk)
+            for a in _legal(view, kind)
+            if a.tile == tile
+        ]
+        return _choices(locale, view, actions, current)
+
+    @app_commands.command(name=T("cmd.redesign.name"), description=T("cmd.redesign.description"))
+    @app_commands.describe(
+        move=T("cmd.redesign.move.description"),
+        building=T("cmd.redesign.building.description"),
+        cell=T("cmd.redesign.cell.description"),
+    )
+    @app_commands.choices(
+        move=[
+            app_commands.Choice(name=T("choice.move.remove"), value="remove"),
+            app_commands.Choice(name=T("choice.move.build"), value="build"),
+            app_commands.Choice(name=T("choice.move.swap"), value="swap"),
+        ]
+    )
+    async def redesign(
+        self,
+        interaction: discord.Interaction,
+        move: str,
+        building: str,
+        cell: str | None = None,
+    ) -> None:
+        async with handling(interaction, "redesign"):
+            locale = user_locale(interaction)
+            result, view = await _decision(interaction)
+            action: Action
+            if move == "remove":
+                x, y = _cell_of(building)
+                action = RemoveToReserve(x, y)
+            else:
+                tile = _tile_number(locale, building)
+                if not cell:
+                    raise _bad(locale, "name the cell too (the cell option)")
+                x, y = _cell_of(cell)
+                action = PlaceFromReserve(tile, x, y) if move == "build" else Swap(tile, x, y)
+            await _slash_act(interaction, result, view, action)
+
+    @redesign.autocomplete("building")
+    async def _redesign_building(self, interaction: discord.Interaction, current: str) -> Choices:
+        view = await _autocomplete_view(interaction)
+        if view is None:
+            return []
+        locale = user_locale(interaction)
+        move = getattr(interaction.namespace, "move", None)
+        if move == "remove":
+            return _choices(locale, view, [*_legal(view, RemoveToReserve)], current)
+        moves = _legal(view, PlaceFromReserve) if move == "build" else _legal(view, Swap)
+        tiles = sorted({a.tile for a in moves})
+        return [app_commands.Choice(name=building_name(locale, t), value=str(t)) for t in tiles][
+            :MAX_CHOICES
+        ]
+
+    @redesign.autocomplete("cell")
+    async def _redesign_cell(self, interaction: discord.Interaction, current: str) -> Choices:
+        view = await _autocomplete_view(interaction)
+        if view is None:
+            return []
+        move = getattr(interaction.namespace, "move", None)
+        building = getattr(interaction.namespace, "building", None)
+        moves = _legal(view, PlaceFromReserve) if move == "build" else _legal(view, Swap)
+        actions: list[Action] = [
+            a for a in moves if building is None or str(a.tile) == str(building)
+        ]
+        return _choices(user_locale(interaction), view, actions, current)
+
+    @app_commands.command(name=T("cmd.undo.name"), description=T("cmd.undo.description"))
+    async def undo(self, interaction: discord.Interaction) -> None:
+        async with handling(interaction, "undo"):
+            result, view = await _decision(interaction)
+            await _slash_act(interaction, result, view, Undo())
+
+    @app_commands.command(name=T("cmd.end_turn.name"), description=T("cmd.end_turn.description"))
+    async def end_turn(self, interaction: discord.Interaction) -> None:
+        async with handling(interaction, "end-turn"):
+            result, view = await _decision(interaction)
+            await _slash_act(interaction, result, view, EndTurn())
+
+    @app_commands.command(name=T("cmd.hand.name"), description=T("cmd.hand.description"))
+    async def hand(self, interaction: discord.Interaction) -> None:
+        async with handling(interaction, "hand"):
+            game = await current_game(interaction)
+            await show_hand(interaction, game.id)
+
+    @app_commands.command(name=T("cmd.board.name"), description=T("cmd.board.description"))
+    @app_commands.describe(player=T("cmd.board.player.description"))
+    async def board(self, interaction: discord.Interaction, player: str | None = None) -> None:
+        async with handling(interaction, "board"):
+            locale = user_locale(interaction)
+            result = await _command_view(interaction)
+            names = result.game.names
+            if player is None:
+                seat = result.seat if result.seat is not None else result.view.current_seat or 0
+            else:
+                matches = [s for s, n in enumerate(names) if n.lower() == player.strip().lower()]
+                if not matches:
+                    raise InvalidRequest(i18n.t(locale, "error.unknown_player", name=player))
+                seat = matches[0]
+            picture = await alhambra_file(result.view, seat, names[seat], locale)
+            await reply(interaction, names[seat], file=picture)
+
+    @board.autocomplete("player")
+    async def _board_player(self, interaction: discord.Interaction, current: str) -> Choices:
+        try:
+            game = await current_game(interaction)
+        except ServiceError:
+            return []
+        return [
+            app_commands.Choice(name=n[:100], value=n[:100])
+            for n in game.names
+            if current.lower() in n.lower()
+        ][:MAX_CHOICES]
+
+    @app_commands.command(name=T("cmd.log.name"), description=T("cmd.log.description"))
+    async def log(self, interaction: discord.Interaction) -> None:
+        async with handling(interaction, "log"):
+            game = await current_game(interaction)
+            await show_log(interaction, game.id)
+
+    @app_commands.command(name=T("cmd.scores.name"), description=T("cmd.scores.description"))
+    async def scores(self, interaction: discord.Interaction) -> None:
+        async with handling(interaction, "scores"):
+            result = await _command_view(interaction)
+            names = result.game.names
+            locale = user_locale(interaction)
+            picture = await scores_file(result.view, names, locale)
+            await reply(interaction, file=picture)
+
+
+def _pending_tile(locale: str, view: SeatView, chosen: str | None) -> int:
+    if not view.pending:
+        raise NoSuchChoice(i18n.t(locale, "error.no_such_choice"))
+    if chosen is None or not str(chosen).strip():
+        return view.pending[0]
+    tile = _tile_number(locale, chosen)
+    if tile not in view.pending:
+        raise NoSuchChoice(i18n.t(locale, "error.no_such_choice"))
+    return tile
+
+
+def _tile_number(locale: str, text: str) -> int:
+    text = str(text).strip()
+    if not text.isdigit() or not 1 <= int(text) < len(TILES):
+        raise _bad(locale, f"'{text}' is not a building: pick one of the suggestions")
+    return int(text)

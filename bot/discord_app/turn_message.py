@@ -1,0 +1,172 @@
+"""The message that opens each turn in the channel: what just happened, who plays (a mention),
+the table picture, and the turn's buttons.
+
+The buttons are `DynamicItem`s carrying the game id and the version the message was drawn for;
+a button on any message but the game's current turn message answers "no longer current".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal, cast
+
+import discord
+
+from engine import SeatView
+
+from ..core.errors import InvalidRequest, Outdated
+from ..core.records import GameInfo
+from ..text import i18n
+from .context import bot_of, handling, my_view, reply, user_locale
+from .markup import PING_USERS, mention_of
+from .panel import open_panel, selected
+from .pictures import TABLE_FILE, alhambra_file, table_file
+from .replies import show_hand, show_log
+
+TURN_COLOUR = discord.Colour.from_rgb(46, 125, 50)
+TurnOp = Literal["take", "buy", "redesign", "hand", "board", "log"]
+TURN_OPS: tuple[TurnOp, ...] = ("take", "buy", "redesign", "hand", "board", "log")
+
+
+class TurnButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"alh:t:(?P<game>\d+):(?P<version>\d+):(?P<op>take|buy|redesign|hand|board|log)",
+):
+    STYLES: dict[str, discord.ButtonStyle] = {
+        "take": discord.ButtonStyle.primary,
+        "buy": discord.ButtonStyle.primary,
+        "redesign": discord.ButtonStyle.primary,
+    }
+
+    def __init__(self, game_id: int, version: int, op: TurnOp, label: str | None = None) -> None:
+        self.game_id, self.version, self.op = game_id, version, op
+        super().__init__(
+            discord.ui.Button(
+                label=label or op,
+                style=self.STYLES.get(op, discord.ButtonStyle.secondary),
+                custom_id=f"alh:t:{game_id}:{version}:{op}",
+                row=0 if op in ("take", "buy", "redesign") else 1,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Button[discord.ui.View],
+        match: re.Match[str],
+        /,
+    ) -> TurnButton:
+        # the template admits only the six operations
+        return cls(int(match["game"]), int(match["version"]), cast(TurnOp, match["op"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await turn_button_clicked(interaction, self.game_id, self.op)
+
+
+class BoardSelect(
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
+    template=r"alh:v:(?P<game>\d+):board",
+):
+    """Anyone may look at any player's Alhambra."""
+
+    def __init__(self, game_id: int, names: list[str] | None = None, hint: str = "…") -> None:
+        self.game_id = game_id
+        options = [
+            discord.SelectOption(label=name[:100] or f"#{seat + 1}", value=str(seat))
+            for seat, name in enumerate(names or [])
+        ] or [discord.SelectOption(label="…", value="0")]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"alh:v:{game_id}:board", placeholder=hint[:150], options=options
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Select[discord.ui.View],
+        match: re.Match[str],
+        /,
+    ) -> BoardSelect:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = selected(interaction)
+        seat = int(values[0]) if values and values[0].isdigit() else -1
+        await board_selected(interaction, self.game_id, seat)
+
+
+async def turn_button_clicked(interaction: discord.Interaction, game_id: int, op: TurnOp) -> None:
+    async with handling(interaction, f"turn:{op}"):
+        interaction.extras["game_id"] = game_id
+        bot = bot_of(interaction)
+        current = await bot.service.message_ref(game_id, "turn")
+        if interaction.message is not None and (
+            current is None or current[1] != interaction.message.id
+        ):
+            raise Outdated(i18n.t("en", "reply.stale"))
+        if op in ("take", "buy", "redesign"):
+            await open_panel(interaction, game_id, op)
+        elif op == "hand":
+            await show_hand(interaction, game_id)
+        elif op == "board":
+            game = await bot.service.game(game_id)
+            hint = i18n.t(user_locale(interaction), "panel.board")
+            ui = discord.ui.View(timeout=None)
+            ui.add_item(BoardSelect(game_id, game.names, hint))
+            await reply(interaction, hint, view=ui)
+        else:
+            await show_log(interaction, game_id)
+
+
+async def board_selected(interaction: discord.Interaction, game_id: int, seat: int) -> None:
+    async with handling(interaction, "board"):
+        result = await my_view(interaction, game_id)
+        names = result.game.names
+        if not 0 <= seat < len(names):
+            raise InvalidRequest()
+        picture = await alhambra_file(result.view, seat, names[seat], user_locale(interaction))
+        await interaction.response.edit_message(content=names[seat], attachments=[picture])
+
+
+def turn_buttons(game: GameInfo, locale: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for op in TURN_OPS:
+        view.add_item(TurnButton(game.id, game.version, op, i18n.t(locale, f"button.{op}")))
+    return view
+
+
+@dataclass(frozen=True)
+class TurnMessage:
+    """What to post: the text (what happened, the mention), the embed, the table, the buttons."""
+
+    content: str
+    embed: discord.Embed
+    file: discord.File
+    view: discord.ui.View
+    allowed_mentions: discord.AllowedMentions = PING_USERS
+
+
+async def turn_message(
+    game: GameInfo, public: SeatView, locale: str, *, intro: str | None = None
+) -> TurnMessage:
+    """The message opening the turn of `public` (a spectator's view of the game)."""
+    names = game.names
+    seat = public.current_seat
+    embed = discord.Embed(colour=TURN_COLOUR)
+    lines = [intro] if intro else []
+    if seat is not None:
+        embed.title = i18n.t(locale, "game.turn_title", turn=public.turn_number, name=names[seat])
+        key = "turn.final" if public.final_placement else "game.turn"
+        lines.append(i18n.t(locale, key, mention=mention_of(game, seat)))
+    embed.set_image(url=f"attachment://{TABLE_FILE}")
+    embed.set_footer(text=f"#{game.id} · v{game.version}")
+    return TurnMessage(
+        content="\n".join(lines)[:2000],
+        embed=embed,
+        file=await table_file(public, names, locale),
+        view=turn_buttons(game, locale),
+    )

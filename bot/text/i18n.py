@@ -1,0 +1,88 @@
+"""The one catalogue of every string a user sees, in English, Japanese and Brazilian Portuguese.
+
+Strings live in `bot/text/locales/<locale>.json`, flat `key -> text` with `{name}` placeholders.
+English is complete by definition; the other locales fall back to it key by key, and a test
+checks that they have every key with the same placeholders. Nothing here imports discord, so
+the offline mode and the service's callers can use it too.
+"""
+
+from __future__ import annotations
+
+import json
+import string
+from functools import cache
+from importlib import resources
+from typing import Any
+
+DEFAULT = "en"
+SUPPORTED: tuple[str, ...] = ("en", "ja", "pt-BR")
+
+# Discord locales (and loose spellings) that map onto a catalogue.
+_ALIASES = {"en-us": "en", "en-gb": "en", "en": "en", "ja": "ja", "pt-br": "pt-BR", "pt": "pt-BR"}
+
+
+def normalise(locale: object) -> str:
+    """A catalogue name for any locale value (discord.Locale, 'pt-BR', None...); English if
+    the language is not one of ours."""
+    if locale is None:
+        return DEFAULT
+    text = str(getattr(locale, "value", locale)).strip().lower().replace("_", "-")
+    if text in _ALIASES:
+        return _ALIASES[text]
+    return _ALIASES.get(text.split("-")[0], DEFAULT)
+
+
+@cache
+def catalogue(locale: str) -> dict[str, str]:
+    if locale not in SUPPORTED:
+        raise ValueError(f"no catalogue for {locale!r}")
+    raw = resources.files("bot.text").joinpath("locales", f"{locale}.json").read_text("utf-8")
+    data = json.loads(raw)
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
+        raise ValueError(f"{locale}.json must map keys to strings")
+    return data
+
+
+def has(key: str) -> bool:
+    return key in catalogue(DEFAULT)
+
+
+def t(locale: object, key: str, /, **params: Any) -> str:
+    """The text of `key` in `locale` (falling back to English), with its placeholders filled.
+
+    An unknown key is a programming error and raises KeyError, so tests catch it.
+    """
+    loc = normalise(locale)
+    text = catalogue(loc).get(key)
+    if text is None:
+        text = catalogue(DEFAULT)[key]
+    return text.format_map(params) if params or "{" in text else text
+
+
+#: Prefix of the words drawn on pictures; `image_labels` hands them to `render` without it.
+IMAGE_PREFIX = "img."
+#: Names the pictures share with the messages, so a currency reads the same in both.
+IMAGE_SHARED: tuple[str, ...] = tuple(
+    f"currency.{c}" for c in ("crown", "dirham", "dinar", "ducat")
+) + tuple(
+    f"building.{b}" for b in ("pavilion", "seraglio", "arcades", "chambers", "garden", "tower")
+)
+
+
+def image_labels(locale: object) -> dict[str, str]:
+    """The words for `render`'s pictures in `locale` (English key by key where missing):
+    every `img.*` text without its prefix, plus the currency and building-type names."""
+    return dict(_image_labels(normalise(locale)))
+
+
+@cache
+def _image_labels(locale: str) -> tuple[tuple[str, str], ...]:
+    english, texts = catalogue(DEFAULT), catalogue(locale)
+    # Raw texts: render fills the placeholders itself.
+    keys = [k for k in english if k.startswith(IMAGE_PREFIX)]
+    pairs = [(k.removeprefix(IMAGE_PREFIX), texts.get(k, english[k])) for k in keys]
+    return tuple(pairs + [(k, texts.get(k, english[k])) for k in IMAGE_SHARED])
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}

@@ -1,0 +1,336 @@
+"""The acting player's private panel as data: menus that offer exactly the legal choices.
+
+A panel is drawn from the player's `SeatView` and a *focus* (which menu is open: `main`,
+`take`, `buy`, `buy-2`, `redesign`, `remove`, `build`, `build-37`, `swap`, `swap-37`,
+`place-37`; a `~N` suffix is a page). Every option's value is either `a<i>` (do legal action i
+of the view's version) or `f<focus>` (open another menu), and every component's custom id
+carries the game id and that version, so the components keep working after a restart and a
+click on an outdated panel changes nothing. Menus with more than 25 choices are paged: no legal
+choice is ever dropped.
+
+The model knows no Discord: buttons carry a neutral `Tone` that the Discord adapter maps to its
+button styles and the terminal game ignores, so both show the same menus.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Literal
+
+import render
+from engine import (
+    TILES,
+    Action,
+    Buy,
+    EndTurn,
+    GiveToDirk,
+    Pass,
+    Place,
+    PlaceFromReserve,
+    PlaceInReserve,
+    RemoveToReserve,
+    SeatView,
+    Swap,
+    TakeMoney,
+    Undo,
+    has_exact_payment,
+)
+
+from . import i18n
+from .present import action_label, building_name
+
+SELECT_MAX = 25
+PAGE = 23  # leaves room for "previous" and "more" in one select
+Mode = Literal["place", "swap", "remove"]
+
+
+class Tone(Enum):
+    """How much a button stands out: the main choices, a neutral one, going on, taking back."""
+
+    PRIMARY = "primary"
+    SECONDARY = "secondary"
+    SUCCESS = "success"
+    DANGER = "danger"
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A panel value read back: act on legal action `index` of the panel's version, or open the
+    menu `focus`. Values are `a<index>` and `f<focus>`; anything else is not a choice."""
+
+    index: int | None = None
+    focus: str | None = None
+
+    @classmethod
+    def parse(cls, value: str) -> Choice | None:
+        if value.startswith("f") and len(value) > 1:
+            return cls(focus=value[1:])
+        if value.startswith("a") and value[1:].isdigit():
+            return cls(index=int(value[1:]))
+        return None
+
+
+@dataclass
+class Option:
+    label: str
+    value: str
+    description: str | None = None
+
+
+@dataclass
+class PanelSpec:
+    """What to show: text, maybe a picture of the Alhambra, buttons and one or two menus."""
+
+    focus: str
+    text: str
+    buttons: list[tuple[str, str, Tone]] = field(default_factory=list)
+    menus: list[tuple[str, str, list[Option]]] = field(default_factory=list)  # (id, hint, opts)
+    picture: tuple[int | None, Mode] | None = None  # (tile to place, mode)
+
+
+def _indexed(view: SeatView) -> list[tuple[int, Action]]:
+    return list(enumerate(view.legal))
+
+
+def _page(focus: str) -> tuple[str, int]:
+    base, _, page = focus.partition("~")
+    return base, int(page) if page.isdigit() else 0
+
+
+def _paged(locale: str, focus: str, options: list[Option]) -> list[Option]:
+    base, page = _page(focus)
+    if len(options) <= SELECT_MAX:
+        return options
+    pages = max(1, -(-len(options) // PAGE))
+    page = min(page, pages - 1)
+    chunk = options[page * PAGE : (page + 1) * PAGE]
+    out = []
+    if page > 0:
+        out.append(Option(i18n.t(locale, "button.previous"), f"f{base}~{page - 1}"))
+    out += chunk
+    if page < pages - 1:
+        more = len(options) - (page + 1) * PAGE
+        out.append(
+            Option(
+                i18n.t(locale, "button.more"),
+                f"f{base}~{page + 1}",
+                i18n.t(locale, "panel.count", count=more),
+            )
+        )
+    return out
+
+
+def default_focus(view: SeatView) -> str:
+    if view.phase == "place" and view.pending:
+        return f"place-{view.pending[0]}"
+    return "main"
+
+
+def build_panel(view: SeatView, locale: str, focus: str) -> PanelSpec:
+    """The panel for `focus`, or for the current decision if that focus no longer applies."""
+    spec = _build(view, locale, focus)
+    return (
+        spec
+        if spec is not None
+        else _build(view, locale, default_focus(view)) or _confirm(view, locale)
+    )
+
+
+def _common_buttons(view: SeatView, locale: str, spec: PanelSpec, back: bool) -> None:
+    legal = _indexed(view)
+    if back:
+        spec.buttons.append((i18n.t(locale, "button.back"), "fmain", Tone.SECONDARY))
+    for i, a in legal:
+        if isinstance(a, Undo):
+            spec.buttons.append((i18n.t(locale, "action.undo"), f"a{i}", Tone.DANGER))
+
+
+def _confirm(view: SeatView, locale: str) -> PanelSpec:
+    spec = PanelSpec("main", i18n.t(locale, "panel.confirm"))
+    for i, a in _indexed(view):
+        if isinstance(a, EndTurn):
+            spec.buttons.append((i18n.t(locale, "action.end_turn"), f"a{i}", Tone.SUCCESS))
+    _common_buttons(view, locale, spec, back=False)
+    return spec
+
+
+def _build(view: SeatView, locale: str, focus: str) -> PanelSpec | None:
+    legal = _indexed(view)
+    base, _ = _page(focus)
+    t = i18n.t
+    if view.phase == "confirm":
+        return _confirm(view, locale)
+    pending_places = [
+        (i, a) for i, a in legal if isinstance(a, Place | PlaceInReserve | GiveToDirk)
+    ]
+    if view.phase == "place" and not base.startswith("place-"):
+        return None
+    if base == "main":
+        if view.phase != "action":
+            return None
+        text = t(locale, "panel.extra") if view.actions_this_turn else t(locale, "panel.choose")
+        spec = PanelSpec("main", text)
+        kinds = {type(a) for _, a in legal}
+        if TakeMoney in kinds:
+            spec.buttons.append((t(locale, "button.take"), "ftake", Tone.PRIMARY))
+        if Buy in kinds:
+            spec.buttons.append((t(locale, "button.buy"), "fbuy", Tone.PRIMARY))
+        if kinds & {RemoveToReserve, PlaceFromReserve, Swap}:
+            spec.buttons.append((t(locale, "button.redesign"), "fredesign", Tone.PRIMARY))
+        if pending_places:
+            spec.buttons.append(
+                (
+                    t(locale, "button.place"),
+                    f"fplace-{view.pending[0]}",
+                    Tone.SUCCESS,
+                )
+            )
+        for i, a in legal:
+            if isinstance(a, Pass):
+                spec.buttons.append((t(locale, "action.pass"), f"a{i}", Tone.SECONDARY))
+        _common_buttons(view, locale, spec, back=False)
+        return spec
+    if view.phase != "action" and not base.startswith("place-"):
+        return None
+    if base == "take":
+        options = [
+            Option(action_label(locale, a, view), f"a{i}")
+            for i, a in legal
+            if isinstance(a, TakeMoney)
+        ]
+        return _menu(view, locale, focus, t(locale, "panel.take"), options)
+    if base == "buy":
+        slots = sorted({a.slot for _, a in legal if isinstance(a, Buy)})
+        if not slots:
+            return None
+        if len(slots) == 1:
+            return _build(view, locale, f"buy-{slots[0]}")
+        options = []
+        for slot in slots:
+            tile = view.market[slot]
+            assert tile is not None
+            exact = has_exact_payment(view.hand, slot, TILES[tile].cost)
+            options.append(
+                Option(
+                    t(locale, "panel.slot", slot=slot + 1, building=building_name(locale, tile)),
+                    f"fbuy-{slot}",
+                    t(locale, "panel.slot_hint_exact" if exact else "panel.slot_hint"),
+                )
+            )
+        return _menu(view, locale, focus, t(locale, "panel.buy"), options)
+    if m := re.fullmatch(r"buy-(\d)", base):
+        slot = int(m[1])
+        options = [
+            Option(action_label(locale, a, view), f"a{i}")
+            for i, a in legal
+            if isinstance(a, Buy) and a.slot == slot
+        ]
+        tile = view.market[slot] if slot < len(view.market) else None
+        if not options or tile is None:
+            return None
+        text = t(locale, "panel.buy_slot", building=building_name(locale, tile))
+        return _menu(view, locale, focus, text, options)
+    if base == "redesign":
+        options = []
+        for kind, cls in (("remove", RemoveToReserve), ("build", PlaceFromReserve), ("swap", Swap)):
+            count = sum(1 for _, a in legal if isinstance(a, cls))
+            if count:
+                options.append(
+                    Option(
+                        t(locale, f"panel.redesign.{kind}"),
+                        f"f{kind}",
+                        t(locale, "panel.count", count=count),
+                    )
+                )
+        if not options:
+            return None
+        return _menu(view, locale, focus, t(locale, "panel.redesign"), options)
+    if base == "remove":
+        options = [
+            Option(action_label(locale, a, view), f"a{i}")
+            for i, a in legal
+            if isinstance(a, RemoveToReserve)
+        ]
+        spec = _menu(view, locale, focus, t(locale, "panel.remove"), options)
+        if spec is not None:
+            spec.picture = (None, "remove")
+        return spec
+    if base in ("build", "swap"):
+        cls = PlaceFromReserve if base == "build" else Swap
+        tiles = sorted({a.tile for _, a in legal if isinstance(a, cls)})
+        if not tiles:
+            return None
+        if len(tiles) == 1:
+            return _build(view, locale, f"{base}-{tiles[0]}")
+        options = [Option(building_name(locale, tile), f"f{base}-{tile}") for tile in tiles]
+        return _menu(view, locale, focus, t(locale, "panel.pick_reserve"), options)
+    if m := re.fullmatch(r"(build|swap)-(\d+)", base):
+        cls = PlaceFromReserve if m[1] == "build" else Swap
+        tile = int(m[2])
+        options = [
+            Option(action_label(locale, a, view), f"a{i}")
+            for i, a in legal
+            if isinstance(a, cls) and a.tile == tile
+        ]
+        key = "panel.build" if m[1] == "build" else "panel.swap"
+        spec = _menu(
+            view, locale, focus, t(locale, key, building=building_name(locale, tile)), options
+        )
+        if spec is not None:
+            spec.picture = (tile, "place" if m[1] == "build" else "swap")
+        return spec
+    if m := re.fullmatch(r"place-(\d+)", base):
+        tile = int(m[1])
+        options = [
+            Option(action_label(locale, a, view), f"a{i}")
+            for i, a in pending_places
+            if a.tile == tile
+        ]
+        if not options:
+            return None
+        dirk = (
+            t(locale, "panel.place_dirk")
+            if view.dirk is not None and not view.final_placement
+            else ""
+        )
+        text = t(locale, "panel.place", building=building_name(locale, tile), dirk=dirk)
+        spec = _menu(view, locale, focus, text, options, back=view.phase == "action")
+        assert spec is not None
+        spec.picture = (tile, "place")
+        others = sorted(set(view.pending) - {tile})
+        if others:
+            spec.menus.insert(
+                0,
+                (
+                    "pick",
+                    t(locale, "panel.pick_pending"),
+                    [Option(building_name(locale, tile), f"fplace-{tile}")]
+                    + [Option(building_name(locale, o), f"fplace-{o}") for o in others],
+                ),
+            )
+        return spec
+    return None
+
+
+def _menu(
+    view: SeatView, locale: str, focus: str, text: str, options: list[Option], back: bool = True
+) -> PanelSpec | None:
+    if not options:
+        return None
+    spec = PanelSpec(focus, text)
+    spec.menus.append((_page(focus)[0], text, _paged(locale, focus, options)))
+    _common_buttons(view, locale, spec, back=back)
+    return spec
+
+
+def panel_picture(view: SeatView, spec: PanelSpec, name: str, locale: str) -> bytes | None:
+    """The picture a panel shows (the Alhambra with the legal cells labelled), if its choice is
+    about cells. CPU-bound: callers on an event loop run it in a worker."""
+    if spec.picture is None or view.seat is None:
+        return None
+    tile, mode = spec.picture
+    return render.render_alhambra(
+        view, view.seat, name=name, placing=tile, mode=mode, labels=i18n.image_labels(locale)
+    )

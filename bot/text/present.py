@@ -1,0 +1,381 @@
+"""Words for the game: actions as menu labels and typed codes, turns as short summaries.
+
+Pure functions over engine objects and the catalogue (no discord), so the bot, the slash
+commands' autocomplete and the offline mode describe the game in the same words.
+
+Typed codes are what a player may type into a slash command and what autocomplete fills in:
+money as currency + value joined by "+" ("CR5+DH2"), cells as on the pictures ("N13"), and
+"reserve" / "dirk" as placement targets. They are the same in every language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine import (
+    CARDS,
+    TILES,
+    Action,
+    BuildingBought,
+    BuildingPlaced,
+    BuildingRemoved,
+    BuildingReserved,
+    BuildingsSwapped,
+    BuiltFromReserve,
+    Buy,
+    Currency,
+    DirkDrew,
+    EndTurn,
+    Event,
+    GivenToDirk,
+    GiveToDirk,
+    MarketDistributed,
+    MarketRefilled,
+    MoneyTaken,
+    Pass,
+    Passed,
+    Place,
+    PlaceFromReserve,
+    PlaceInReserve,
+    PoolRefilled,
+    RemoveToReserve,
+    ScoringHeld,
+    SeatView,
+    Skipped,
+    Swap,
+    TakeMoney,
+    Undo,
+)
+from render import cell_code
+
+from ..core.errors import IllegalMove, ServiceError
+from ..core.results import GameLog, LoggedTurn
+from . import i18n
+
+#: How many lines of "since your last turn" a turn DM carries.
+SUMMARY_LINES = 20
+
+#: Currency abbreviations for typed codes, in `Currency` order.
+CURRENCY_CODES: tuple[str, ...] = ("CR", "DH", "DN", "DU")
+_CURRENCY_WORDS = {
+    **{code: i for i, code in enumerate(CURRENCY_CODES)},
+    **{c.label.upper(): int(c) for c in Currency},
+    "C": 0,
+    "DIR": 1,
+    "DIN": 2,
+    "DUC": 3,
+}
+
+
+class CodeError(ValueError):
+    """A typed code that cannot be read; the message says what was expected."""
+
+
+# --- names -----------------------------------------------------------------------------------
+
+
+def currency_name(locale: str, currency: int) -> str:
+    return i18n.t(locale, f"currency.{Currency(currency).label}")
+
+
+def building_name(locale: str, tile: int) -> str:
+    """'Garden (8)': the type in the player's language and the cost."""
+    t = TILES[tile]
+    assert t.building is not None
+    return i18n.t(locale, "building.with_cost", name=building_type(locale, tile), cost=t.cost)
+
+
+def building_type(locale: str, tile: int) -> str:
+    t = TILES[tile]
+    assert t.building is not None
+    return i18n.t(locale, f"building.{t.building.label}")
+
+
+def card_name(locale: str, card: int) -> str:
+    c = CARDS[card]
+    return f"{currency_name(locale, int(c.currency))} {c.value}"
+
+
+def cards_text(locale: str, cards: Sequence[int]) -> str:
+    return " + ".join(card_name(locale, c) for c in sorted(cards, key=_card_order))
+
+
+def _card_order(card: int) -> tuple[int, int]:
+    return CARDS[card].currency, -CARDS[card].value
+
+
+def cell_text(x: int, y: int) -> str:
+    try:
+        return cell_code(x, y)
+    except ValueError:
+        return f"({x}, {y})"
+
+
+# --- typed codes -----------------------------------------------------------------------------
+
+
+def money_code(cards: Sequence[int]) -> str:
+    return "+".join(
+        f"{CURRENCY_CODES[CARDS[c].currency]}{CARDS[c].value}"
+        for c in sorted(cards, key=_card_order)
+    )
+
+
+def parse_money(code: str) -> list[tuple[int, int]]:
+    """'CR5+dh2' -> [(0, 5), (1, 2)]: (currency, value) pairs."""
+    pairs = []
+    parts = [p.strip() for p in code.replace(",", "+").split("+")]
+    if not code.strip() or not all(parts):
+        raise CodeError("money is written like CR5+DH2 (currency then value, joined by +)")
+    for part in parts:
+        word = part.rstrip("0123456789").strip().upper()
+        digits = part[len(part.rstrip("0123456789")) :]
+        if word not in _CURRENCY_WORDS or not digits or not 1 <= int(digits) <= 9:
+            raise CodeError(
+                f"'{part}' is not a money card: write CR, DH, DN or DU followed by 1 to 9"
+            )
+        pairs.append((_CURRENCY_WORDS[word], int(digits)))
+    return pairs
+
+
+def pick_cards(pairs: list[tuple[int, int]], among: Sequence[int]) -> list[int] | None:
+    """Card ids from `among` matching the (currency, value) pairs; None if some are missing."""
+    free = sorted(among)
+    chosen = []
+    for currency, value in pairs:
+        card = next(
+            (c for c in free if CARDS[c].currency == currency and CARDS[c].value == value), None
+        )
+        if card is None:
+            return None
+        free.remove(card)
+        chosen.append(card)
+    return chosen
+
+
+def action_code(action: Action) -> str:
+    """The typed form of an action, as the slash commands accept it."""
+    if isinstance(action, TakeMoney | Buy):
+        return money_code(action.cards)
+    if isinstance(action, Place):
+        return cell_text(action.x, action.y)
+    if isinstance(action, PlaceInReserve):
+        return "reserve"
+    if isinstance(action, GiveToDirk):
+        return "dirk"
+    if isinstance(action, RemoveToReserve | PlaceFromReserve | Swap):
+        return cell_text(action.x, action.y)
+    return action.kind
+
+
+# --- actions as labels -----------------------------------------------------------------------
+
+
+def action_label(locale: str, action: Action, view: SeatView) -> str:
+    """What a menu option or an autocomplete choice says for an action."""
+    t = i18n.t
+    if isinstance(action, TakeMoney):
+        total = sum(CARDS[c].value for c in action.cards)
+        return t(locale, "action.take", cards=cards_text(locale, action.cards), total=total)
+    if isinstance(action, Buy):
+        tile = view.market[action.slot]
+        assert tile is not None
+        paid = sum(CARDS[c].value for c in action.cards)
+        key = "action.buy_exact" if paid == TILES[tile].cost else "action.buy"
+        return t(
+            locale,
+            key,
+            building=building_name(locale, tile),
+            cards=cards_text(locale, action.cards),
+            paid=paid,
+        )
+    if isinstance(action, Place):
+        return t(
+            locale,
+            "action.place",
+            building=building_name(locale, action.tile),
+            cell=cell_text(action.x, action.y),
+        )
+    if isinstance(action, PlaceInReserve):
+        return t(locale, "action.reserve", building=building_name(locale, action.tile))
+    if isinstance(action, GiveToDirk):
+        return t(locale, "action.dirk", building=building_name(locale, action.tile))
+    if isinstance(action, RemoveToReserve):
+        tile = _tile_at(view, action.x, action.y)
+        return t(
+            locale,
+            "action.remove",
+            building=building_name(locale, tile),
+            cell=cell_text(action.x, action.y),
+        )
+    if isinstance(action, PlaceFromReserve):
+        return t(
+            locale,
+            "action.build",
+            building=building_name(locale, action.tile),
+            cell=cell_text(action.x, action.y),
+        )
+    if isinstance(action, Swap):
+        return t(
+            locale,
+            "action.swap",
+            building=building_name(locale, action.tile),
+            other=building_name(locale, _tile_at(view, action.x, action.y)),
+            cell=cell_text(action.x, action.y),
+        )
+    if isinstance(action, Undo):
+        return t(locale, "action.undo")
+    if isinstance(action, EndTurn):
+        return t(locale, "action.end_turn")
+    if isinstance(action, Pass):
+        return t(locale, "action.pass")
+    return action.kind
+
+
+def _tile_at(view: SeatView, x: int, y: int) -> int:
+    seat = view.current_seat if view.current_seat is not None else view.seat
+    assert seat is not None
+    for cx, cy, tile in view.table[seat].alhambra:
+        if (cx, cy) == (x, y):
+            return tile
+    raise KeyError((x, y))
+
+
+# --- what happened ---------------------------------------------------------------------------
+
+
+#: The sentence for each kind of step; its placeholders are filled from the event's fields.
+_STEP_KEYS: dict[type, str] = {
+    MoneyTaken: "log.took",
+    BuildingBought: "log.bought",
+    BuildingPlaced: "log.placed",
+    BuildingReserved: "log.reserved",
+    GivenToDirk: "log.dirk",
+    BuildingRemoved: "log.removed",
+    BuiltFromReserve: "log.built",
+    BuildingsSwapped: "log.swapped",
+    Passed: "log.passed",
+    Skipped: "log.skipped",
+}
+
+
+def step_line(locale: str, event: Event, names: Sequence[str]) -> str | None:
+    """One sentence for one step of a turn (None for events that say nothing by themselves)."""
+    key = _STEP_KEYS.get(type(event))
+    if key is None:
+        return None
+    if isinstance(event, BuildingBought) and event.exact:
+        key = "log.bought_exact"
+    params: dict[str, str] = {"name": names[event.seat]}  # type: ignore[union-attr]
+    if isinstance(tile := getattr(event, "tile", None), int):
+        params["building"] = building_name(locale, tile)
+    if isinstance(cards := getattr(event, "cards", None), tuple):
+        params["cards"] = cards_text(locale, cards)
+    if isinstance(x := getattr(event, "x", None), int):
+        params["cell"] = cell_text(x, event.y)  # type: ignore[union-attr]
+    if isinstance(event, BuildingsSwapped):
+        params["other"] = building_name(locale, event.replaced)
+    return i18n.t(locale, key, **params)
+
+
+def turn_summary(
+    locale: str, names: Sequence[str], steps: Sequence[Event], end: Sequence[Event]
+) -> list[str]:
+    """Lines telling the table what a turn did: its steps, then what the refill brought."""
+    lines = [line for e in (*steps, *end) if (line := step_line(locale, e, names))]
+    drawn: list[int] = []
+    market: list[str] = []
+    for event in end:
+        if isinstance(event, PoolRefilled):
+            drawn.extend(event.cards)
+        elif isinstance(event, MarketRefilled):
+            market.append(building_name(locale, event.tile))
+    if drawn or market:
+        parts = []
+        if drawn:
+            parts.append(i18n.t(locale, "log.pool", cards=cards_text(locale, drawn)))
+        if market:
+            parts.append(i18n.t(locale, "log.market", buildings=", ".join(market)))
+        lines.append(" ".join(parts))
+    for event in end:
+        if isinstance(event, DirkDrew):
+            lines.append(i18n.t(locale, "log.dirk_drew", count=len(event.tiles)))
+        elif isinstance(event, MarketDistributed):
+            building = building_name(locale, event.tile)
+            if event.seat is None:
+                lines.append(i18n.t(locale, "log.distributed_none", building=building))
+            else:
+                lines.append(
+                    i18n.t(locale, "log.distributed", building=building, name=names[event.seat])
+                )
+    return lines
+
+
+def turn_lines(
+    locale: str, names: Sequence[str], steps: Sequence[Event], end: Sequence[Event]
+) -> list[str]:
+    """A finished turn as the table reads it: the summary, then a block per scoring round."""
+    lines = turn_summary(locale, names, steps, end)
+    for event in end:
+        if isinstance(event, ScoringHeld):
+            lines += scoring_lines(locale, names, event)
+    return lines
+
+
+def _logged_lines(locale: str, names: Sequence[str], turn: LoggedTurn) -> list[str]:
+    return turn_lines(locale, names, turn.steps, turn.end)
+
+
+def log_paragraphs(locale: str, names: Sequence[str], game_log: GameLog) -> list[str]:
+    """Each finished turn as a short headed paragraph (the game log command)."""
+    return [
+        f"__{i18n.t(locale, 'log.turn', turn=number)}__\n"
+        + "\n".join(_logged_lines(locale, names, turn))
+        for number, turn in enumerate(game_log.turns(), start=1)
+    ]
+
+
+def since_last_turn(locale: str, names: Sequence[str], game_log: GameLog, seat: int) -> list[str]:
+    """What the other players did (and any scoring) since `seat` last ended a turn."""
+    turns = game_log.turns()
+    mine = max((i for i, turn in enumerate(turns) if turn.seat == seat), default=-1)
+    out = [line for turn in turns[mine + 1 :] for line in _logged_lines(locale, names, turn)]
+    return out[-SUMMARY_LINES:]
+
+
+def error_text(error: ServiceError, locale: str) -> str:
+    """English keeps the service's precise message; other languages get the catalogue's text
+    (the engine's reason for an illegal move is kept, as it names the rule)."""
+    if isinstance(error, IllegalMove):
+        return i18n.t(locale, "error.illegal_move", reason=error.message)
+    if locale == i18n.DEFAULT:
+        return error.message
+    key = f"error.{error.code}"
+    return i18n.t(locale, key) if i18n.has(key) else error.message
+
+
+def scoring_lines(locale: str, names: Sequence[str], held: ScoringHeld) -> list[str]:
+    rows = sorted(held.rows, key=lambda r: -r.total)
+    parts = [
+        i18n.t(locale, "scoring.row", name=names[r.seat], points=r.total, score=r.score)
+        for r in rows
+    ]
+    return [i18n.t(locale, "scoring.title", round=held.round_no), ", ".join(parts)]
+
+
+def results_lines(locale: str, names: Sequence[str], view: SeatView) -> list[str]:
+    assert view.ranks is not None
+    order = sorted(range(view.players), key=lambda s: (view.ranks[s], s))  # type: ignore[index]
+    winners = [names[s] for s in order if view.ranks[s] == 1]  # type: ignore[index]
+    lines = [i18n.t(locale, "results.winner", names=", ".join(winners))]
+    lines += [
+        i18n.t(
+            locale,
+            "results.row",
+            rank=view.ranks[s],  # type: ignore[index]
+            name=names[s],
+            score=view.table[s].score,
+        )
+        for s in order
+    ]
+    return lines

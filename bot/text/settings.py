@@ -1,0 +1,52 @@
+"""Reading and showing the reminder settings a user types: quiet hours, a vacation's last day,
+time zone names. The words for "off" come from every language the bot speaks."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, date, datetime, time, timedelta
+from zoneinfo import available_timezones
+
+from ..core.records import NotifySettings
+
+_QUIET = re.compile(r"^\s*(\d{1,2})(?::(\d{2}))?\s*-\s*(\d{1,2})(?::(\d{2}))?\s*$")
+OFF_WORDS = frozenset({"off", "none", "no", "-", "0", "なし", "オフ", "nenhum", "não", "desligado"})
+
+
+def parse_quiet_hours(text: str) -> tuple[int, int] | None:
+    """'22-7' or '22:30-07:00' as minutes after midnight; 'off' for none. ValueError else."""
+    if text.strip().lower() in OFF_WORDS:
+        return None
+    match = _QUIET.match(text)
+    if not match:
+        raise ValueError(text)
+    h1, m1, h2, m2 = (int(g) if g else 0 for g in match.groups())
+    if h1 > 23 or h2 > 23 or m1 > 59 or m2 > 59:
+        raise ValueError(text)
+    start, end = h1 * 60 + m1, h2 * 60 + m2
+    if start == end:
+        raise ValueError(text)
+    return start, end
+
+
+def parse_vacation_end(text: str, settings: NotifySettings) -> datetime | None:
+    """'2024-06-30': away until the end of that day in the user's time zone; 'off' for back."""
+    if text.strip().lower() in OFF_WORDS:
+        return None
+    day = date.fromisoformat(text.strip())
+    midnight = datetime.combine(day + timedelta(days=1), time(0), tzinfo=settings.zone)
+    return midnight.astimezone(UTC)
+
+
+def time_zone_names(typed: str, limit: int = 25) -> list[str]:
+    """IANA zone names containing what the user typed (for autocomplete)."""
+    needle = typed.strip().lower().replace(" ", "_")
+    names = sorted(n for n in available_timezones() if "/" in n or n == "UTC")
+    return [n for n in names if needle in n.lower()][:limit]
+
+
+def quiet_text(settings: NotifySettings) -> str | None:
+    if settings.quiet_start is None or settings.quiet_end is None:
+        return None
+    s, e = settings.quiet_start, settings.quiet_end
+    return f"{s // 60:02d}:{s % 60:02d}-{e // 60:02d}:{e % 60:02d}"

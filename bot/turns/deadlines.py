@@ -1,0 +1,56 @@
+"""Turn deadlines: what happens when a player lets one pass.
+
+The game's policy decides: a computer player plays that turn for them (the default), the turn is
+skipped, or the game waits. After the game's number of missed deadlines in a row the seat goes to
+a computer player for the rest of the game, and the channel is told. A player on vacation has
+their deadline paused if the game's vacation policy says so.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from ..core.errors import ServiceError
+from ..core.records import TimerRow
+from .flow import STAND_IN_LEVEL, TurnFlow
+from .policy import on_vacation, still_current
+
+log = logging.getLogger("alhambra.deadlines")
+
+
+async def deadline_passed(flow: TurnFlow, timer: TimerRow) -> None:
+    """A deadline timer fired: settle the turn per the game's rules and tell the channel."""
+    service, announcer = flow.service, flow.announcer
+    game = await service.game(timer.game_id)
+    player = still_current(game, timer)
+    if player is None or player.user_id is None or player.seat is None:
+        return
+    rules = await service.deadline_rules(game.id)
+    prefs = await service.notify_settings(player.user_id)
+    now = service.clock.now()
+    if rules.vacation_policy == "pause" and on_vacation(prefs, now) and rules.turn_deadline_s:
+        assert prefs.vacation_until is not None
+        due = prefs.vacation_until + timedelta(seconds=rules.turn_deadline_s)
+        await service.set_turn_timers(game.id, [("deadline", due, player.seat)], ("deadline",))
+        return
+    locale = await service.game_locale(game.id)
+    streak = await service.record_missed_deadline(game.id, player.seat)
+    if rules.missed_limit is not None and streak >= rules.missed_limit:
+        await service.hand_over(game.id, player.seat, STAND_IN_LEVEL)
+        await announcer.notice(game, locale, "deadline.handed_over", name=player.name, count=streak)
+        flow.drive_computers(game.id, locale)
+        return
+    if rules.policy == "wait":
+        await announcer.notice(game, locale, "deadline.wait", mention=player.user_id)
+        return
+    await announcer.notice(game, locale, f"deadline.{rules.policy}", name=player.name)
+    try:
+        if rules.policy == "skip":
+            await flow.skip(game.id, player.seat, locale)
+        else:
+            await flow.play_for(game.id, player.seat, locale)
+    except ServiceError as exc:  # the player moved at the last second: their move stands
+        log.info("deadline of game %s not applied: %s", game.id, exc.code)
+        return
+    flow.drive_computers(game.id, locale)

@@ -1,0 +1,153 @@
+"""The life of a turn, written once: a move, the automatic end of the turn, telling the table,
+arming the next turn's timers, and the computer players who move next.
+
+Discord, the terminal game, deadlines and the computer players all go through `TurnFlow`, so a
+rule such as "a player who asked for it has their turn ended for them" or "every finished turn
+is announced, then the computers play" exists in one place. What is said and how is the
+`Announcer`'s business; when reminders fire is `Reminders`'.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from engine import Action, EndTurn, Skip
+
+from ..core.errors import ServiceError
+from ..core.results import ActResult
+from ..core.service import GameService
+from .computers import decide
+from .ports import Announcer, Spawn
+from .reminders import Reminders
+
+log = logging.getLogger("alhambra.turns")
+#: The strength of the computer player that stands in for a silent human.
+STAND_IN_LEVEL = "normal"
+
+
+class TurnFlow:
+    """Moves and their consequences for the games of one `GameService`.
+
+    `spawn` runs the computer players in the background after a human's move; without it (the
+    terminal game) the caller drives them with `computer_step`. `reminders` arms the timers of
+    each new turn; without it no timers are kept.
+    """
+
+    def __init__(
+        self,
+        service: GameService,
+        announcer: Announcer,
+        *,
+        spawn: Spawn | None = None,
+        reminders: Reminders | None = None,
+    ) -> None:
+        self.service = service
+        self.announcer = announcer
+        self.reminders = reminders
+        self._spawn = spawn
+        self._computer_locks: dict[int, asyncio.Lock] = {}
+
+    async def act(
+        self,
+        game_id: int,
+        user_id: int,
+        action: Action | dict[str, Any],
+        version: int,
+        *,
+        locale: str,
+    ) -> ActResult:
+        """A player's move; if it leaves nothing but the confirmation and they asked for it,
+        their turn is ended too. A finished turn is told in `locale` and the computers move."""
+        result = await self.service.act(game_id, user_id, action, version)
+        if (
+            not result.turn_over
+            and result.state.phase == "confirm"
+            and (await self.service.settings(user_id)).auto_end_turn
+        ):
+            result = await self.service.end_turn(game_id, user_id, result.version)
+        if result.turn_over:
+            await self.turn_over(result, locale)
+            self.drive_computers(game_id, locale)
+        return result
+
+    async def turn_over(self, result: ActResult, locale: str) -> None:
+        """Tell the table about a finished turn, then arm the timers of the next one."""
+        await self.announcer.turn_over(result, locale)
+        if self.reminders is not None:
+            await self.reminders.turn_started(result.game.id, locale)
+
+    async def game_started(self, game_id: int, locale: str) -> None:
+        """The first turn was shown: arm its timers and let a computer player open."""
+        if self.reminders is not None:
+            await self.reminders.turn_started(game_id, locale)
+        self.drive_computers(game_id, locale)
+
+    async def seat_handed_over(self, game_id: int, locale: str) -> None:
+        """A computer player took over a seat: re-arm the timers, let it play if it is its turn."""
+        if self.reminders is not None:
+            await self.reminders.schedule_turn(game_id)
+        self.drive_computers(game_id, locale)
+
+    # --- computer players -------------------------------------------------------------------------
+
+    def drive_computers(self, game_id: int, locale: str) -> None:
+        """Let the computer players move in the background (if this flow has a background)."""
+        if self._spawn is not None:
+            self._spawn(self.play_computers(game_id, locale))
+
+    async def play_computers(self, game_id: int, locale: str) -> None:
+        """Computer players take their turns, each announced, until a human is to play. One
+        driver per game at a time; never raises."""
+        try:
+            async with self._computer_locks.setdefault(game_id, asyncio.Lock()):
+                while await self.computer_step(game_id, locale) is not None:
+                    pass
+        except ServiceError as exc:  # a human acted meanwhile, or the game ended: nothing to do
+            log.info("computer player of game %s stopped: %s", game_id, exc.code)
+        except Exception:
+            log.exception("computer player of game %s failed", game_id)
+
+    async def computer_step(self, game_id: int, locale: str) -> ActResult | None:
+        """One decision of the computer player whose turn it is (announced if it ends the
+        turn); None if a human is to play or the game is over."""
+        game = await self.service.game(game_id)
+        if game.status != "active" or game.current_seat is None:
+            return None
+        seat = game.at_seat(game.current_seat)
+        if seat is None or not seat.is_computer:
+            return None
+        decision = await decide(self.service, game_id, game.current_seat, seat.level or "easy")
+        if decision is None:
+            return None
+        result = await self.service.act_for_computer(
+            game_id, game.current_seat, decision.action, decision.version
+        )
+        if result.turn_over:
+            await self.turn_over(result, locale)
+        return result
+
+    # --- a silent player's turn -------------------------------------------------------------------
+
+    async def play_for(self, game_id: int, seat: int, locale: str) -> ActResult | None:
+        """A computer player finishes a human's turn from wherever they left it."""
+        while True:
+            decision = await decide(self.service, game_id, seat, STAND_IN_LEVEL)
+            if decision is None:
+                return None
+            result = await self.service.act_for_timeout(
+                game_id, seat, decision.action, decision.version
+            )
+            if result.turn_over:
+                await self.turn_over(result, locale)
+                return result
+
+    async def skip(self, game_id: int, seat: int, locale: str) -> ActResult:
+        """Skip a human's turn; a turn only waiting for its confirmation is ended as played."""
+        viewed = await self.service.seat_view(game_id, seat)
+        confirm = any(isinstance(a, EndTurn) for a in viewed.view.legal)
+        action = EndTurn() if confirm else Skip()
+        result = await self.service.act_for_timeout(game_id, seat, action, viewed.game.version)
+        await self.turn_over(result, locale)
+        return result

@@ -1,0 +1,168 @@
+"""Telling players it is their turn, without spamming them: turn-start DMs, reminders (one
+message for all the games waiting on a user), quiet hours, vacations, and a channel mention
+instead of a DM for users who do not accept DMs from the bot.
+
+The timing rules are pure (`policy.py`); this module keeps the timers of each turn and decides
+who is told what and when, storing what it sent, so that a restart, a blocked DM or a quiet night
+never leads to a DM per game or per cycle. The messages themselves are the `Messenger`'s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime
+
+from ..core.records import GameInfo, SeatInfo, TimerKind, TimerRow
+from ..core.service import GameService
+from .policy import (
+    LIVE_WINDOW,
+    MIN_GAP,
+    deadline_at,
+    deliverable,
+    dms_blocked,
+    first_reminder_at,
+    next_reminder_at,
+    on_vacation,
+    still_current,
+)
+from .ports import Delivery, Messenger, Spawn, Wake
+
+log = logging.getLogger("alhambra.notify")
+
+
+class Reminders:
+    """The reminder and deadline timers of each turn, and the DMs that go with them."""
+
+    def __init__(self, service: GameService, messenger: Messenger, *, spawn: Spawn) -> None:
+        self.service = service
+        self.messenger = messenger
+        self._spawn = spawn
+        #: set by the timer dispatcher's owner: look at the timers again after arming some
+        self.wake: Wake | None = None
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    async def turn_started(self, game_id: int, locale: str) -> None:
+        """A turn was just shown: arm its reminder and deadline timers, and DM the player (in
+        the background). Never raises: a notification must not break a move."""
+        try:
+            async with self._locks.setdefault(game_id, asyncio.Lock()):  # one arming at a time
+                game = await self.schedule_turn(game_id)
+            player = game.current_player if game is not None else None
+            if game is not None and player is not None and player.user_id is not None:
+                self._spawn(self._turn_dm(game, player, locale))
+        except Exception:
+            log.exception("could not arm the timers of game %s", game_id)
+
+    async def schedule_turn(self, game_id: int) -> GameInfo | None:
+        """Replace the game's timers by those of its current turn (none if a computer plays or
+        the game is over). Idempotent: it reads the game as it is now."""
+        service = self.service
+        game = await service.game(game_id)
+        player = game.current_player if game.status == "active" else None
+        timers: list[tuple[TimerKind, datetime, int | None]] = []
+        if player is not None and player.user_id is not None and game.turn_started_at is not None:
+            settings = await service.notify_settings(player.user_id)
+            timers.append(
+                ("reminder", first_reminder_at(game.turn_started_at, settings), player.seat)
+            )
+            rules = await service.deadline_rules(game_id)
+            due = deadline_at(game.turn_started_at, rules, settings)
+            if due is not None:
+                timers.append(("deadline", due, player.seat))
+        if game.is_open:
+            await service.set_turn_timers(game_id, timers)
+        if self.wake is not None:
+            self.wake()
+        return game if game.status == "active" else None
+
+    async def _turn_dm(self, game: GameInfo, player: SeatInfo, locale: str) -> None:
+        try:
+            await self.turn_dm(game, player, locale)
+        except Exception:
+            log.exception("turn DM of game %s failed", game.id)
+
+    async def turn_dm(self, game: GameInfo, player: SeatInfo, locale: str) -> None:
+        """The DM opening a turn, unless the player does not want it, cannot get it, is away,
+        is playing live, or the turn is already over."""
+        service, user_id = self.service, player.user_id
+        assert user_id is not None and player.seat is not None
+        now = service.clock.now()
+        settings = await service.settings(user_id)
+        prefs = await service.notify_settings(user_id)
+        if not settings.dm_on_turn or dms_blocked(prefs, now) or on_vacation(prefs, now):
+            return
+        last = await service.last_action_at(game.id, user_id)
+        if last is not None and now - last < LIVE_WINDOW:
+            return  # playing live: the channel mention is enough
+        current = await service.game(game.id)
+        if current.current_seat != player.seat or current.turn_started_at != game.turn_started_at:
+            return  # the turn is already over
+        rules = await service.deadline_rules(game.id)
+        due = deadline_at(game.turn_started_at or now, rules, prefs)
+        delivery = await self.messenger.turn_dm(game, player, settings.locale or locale, due)
+        if delivery is Delivery.REFUSED:
+            await self._refused(user_id)
+
+    async def remind(self, timer: TimerRow) -> None:
+        """A reminder timer fired: one DM listing every game waiting on that user (or one
+        channel mention per game and turn if they refuse DMs), then every such game's next
+        reminder."""
+        service = self.service
+        game = await service.game(timer.game_id)
+        player = still_current(game, timer)
+        if player is None or player.user_id is None:
+            return
+        user_id = player.user_id
+        now = service.clock.now()
+        prefs = await service.notify_settings(user_id)
+        later = deliverable(now, prefs)
+        if prefs.last_reminder_at is not None and now - prefs.last_reminder_at < MIN_GAP:
+            later = max(later, deliverable(prefs.last_reminder_at + MIN_GAP, prefs))
+        if later > now:  # away, asleep, or just reminded: come back then
+            await service.set_turn_timers(
+                game.id, [("reminder", later, timer.seat)], kinds=("reminder",)
+            )
+            return
+        waiting = [g.game for g in await service.games_waiting_on(user_id)]
+        following = next_reminder_at(now, prefs)
+        for other in waiting:
+            seat = other.seat_of(user_id)
+            await service.set_turn_timers(
+                other.id,
+                [("reminder", following, seat.seat if seat else None)],
+                kinds=("reminder",),
+            )
+        if not waiting or not (await service.settings(user_id)).dm_reminders:
+            return
+        if not dms_blocked(prefs, now):
+            delivery = await self.messenger.reminder(user_id, waiting)
+            if delivery is Delivery.SENT:
+                await service.note_reminded(user_id)
+                return
+            if delivery is Delivery.FAILED:
+                return  # trouble on the way: the next reminder tries again
+            await self._refused(user_id)
+        for other in waiting:  # refuses DMs: one mention per game and turn
+            await self.nudge(other, user_id)
+
+    async def nudge(self, game: GameInfo, user_id: int) -> bool:
+        """Mention the player in the game's channel, at most once per turn."""
+        seat = game.seat_of(user_id)
+        if seat is None or seat.seat is None or game.turn_started_at is None:
+            return False
+        key = int(game.turn_started_at.timestamp() * 1000)
+        if not await self.service.nudge_once(game.id, seat.seat, key):
+            return False
+        return await self.messenger.nudge(game, user_id)
+
+    async def recover(self) -> None:
+        """At start-up: games whose turn has no timers (the bot stopped between a move and
+        arming them, or the game predates them) get their turn's timers."""
+        for game_id in await self.service.games_waiting_on_humans():
+            if not await self.service.timers_of(game_id):
+                await self.schedule_turn(game_id)
+
+    async def _refused(self, user_id: int) -> None:
+        await self.service.note_dm_blocked(user_id)
+        log.info("user %s does not accept DMs: falling back to channel mentions", user_id)

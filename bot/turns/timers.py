@@ -1,0 +1,137 @@
+"""The durable timer dispatcher: one task that sleeps until the soonest timer in the database.
+
+Reminders and deadlines are rows of the `timers` table, so they survive restarts. The
+dispatcher knows timer kinds, not what they do: its owner hands it one handler per kind. It
+claims a due timer by deleting it (only one claimant, even across processes, wins the delete)
+and then handles it, so each timer fires once; at start-up overdue timers fire at once. Adding a
+sooner timer calls `wake()`, which cuts the sleep short. Time comes from the service's injected
+clock: tests move a `ManualClock` and `await run_due()` instead of sleeping for hours.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+
+from ..core.records import TimerKind, TimerRow
+from ..core.service import GameService
+
+log = logging.getLogger("alhambra.timers")
+
+Handler = Callable[[TimerRow], Awaitable[None]]
+
+
+class TimerDispatcher:
+    """Fires the timers of `service` through the handler of their kind, each exactly once.
+
+    `ready` is awaited before the first run (the bot's connection), `on_start` once after it
+    (re-arming what a stop left without timers). `max_sleep` bounds a sleep, so a clock that
+    jumps (a suspended laptop) is noticed; a real timer never depends on it.
+    """
+
+    def __init__(
+        self,
+        service: GameService,
+        handlers: Mapping[TimerKind, Handler],
+        *,
+        ready: Callable[[], Awaitable[object]] | None = None,
+        on_start: Callable[[], Awaitable[object]] | None = None,
+        max_sleep: float = 300.0,
+    ) -> None:
+        self.service = service
+        self._handlers = dict(handlers)
+        self._ready = ready
+        self._on_start = on_start
+        self.max_sleep = max_sleep
+        self._wake = asyncio.Event()
+        self._lock = asyncio.Lock()
+        self._task: asyncio.Task[None] | None = None
+        self._stopping = False
+        #: how many timers this dispatcher has fired (for logs and tests)
+        self.fired = 0
+        self.started = asyncio.Event()
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="timers")
+
+    def wake(self) -> None:
+        """Look at the timers again now (one was added or moved sooner)."""
+        self._wake.set()
+
+    async def stop(self, timeout: float = 10.0) -> None:
+        """Let a timer being handled finish, then end the task."""
+        self._stopping = True
+        self._wake.set()
+        task, self._task = self._task, None
+        if task is None:
+            return
+        if not self.started.is_set():  # still waiting for the bot to be ready: nothing to finish
+            task.cancel()
+        try:
+            await asyncio.wait_for(asyncio.shield(task), timeout)
+        except TimeoutError:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        except asyncio.CancelledError:
+            if not task.cancelled():
+                raise
+        except Exception:
+            log.exception("the timer dispatcher failed")
+
+    async def run_due(self) -> int:
+        """Fire every timer due now, soonest first; returns how many fired."""
+        fired = 0
+        async with self._lock:
+            while not self._stopping:
+                due = await self.service.due_timers(limit=50)
+                if not due:
+                    break
+                for timer in due:
+                    if self._stopping:
+                        break
+                    if not await self.service.delete_timer(timer.id):
+                        continue  # another process claimed it
+                    fired += 1
+                    self.fired += 1
+                    handler = self._handlers.get(timer.kind)
+                    if handler is None:
+                        log.warning("no handler for %s timers (timer %s)", timer.kind, timer.id)
+                        continue
+                    try:
+                        await handler(timer)
+                    except Exception:
+                        log.exception(
+                            "timer %s (%s, game %s) failed", timer.id, timer.kind, timer.game_id
+                        )
+        return fired
+
+    async def _run(self) -> None:
+        if self._ready is not None:
+            await self._ready()
+        if self._on_start is not None:
+            try:
+                await self._on_start()
+            except Exception:
+                log.exception("re-arming timers at start-up failed")
+        self.started.set()
+        while not self._stopping:
+            self._wake.clear()
+            try:
+                await self.run_due()
+                soonest = await self.service.next_timer_due()
+            except Exception:
+                log.exception("timer dispatcher run failed")
+                soonest = None
+            if self._stopping:
+                break
+            delay = self.max_sleep
+            if soonest is not None:
+                left = (soonest - self.service.clock.now()).total_seconds()
+                # a handler that re-armed a timer in the past must not make this spin
+                delay = min(self.max_sleep, max(left, 1.0))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), delay)

@@ -20,10 +20,10 @@ import asyncio
 import re
 import sys
 import tempfile
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO, TypeVar
+from typing import Any, Protocol, TextIO, TypeVar
 
 import render
 from engine import CARDS, TILES, Currency, SeatView, Undone
@@ -55,6 +55,12 @@ DEFAULT_NAME = "You"
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
 
 R = TypeVar("R")
+
+
+class Runs(Protocol):
+    """Runs a coroutine to its end from synchronous code (an `asyncio.Runner`'s `run`)."""
+
+    def __call__(self, coro: Coroutine[Any, Any, R], /) -> R: ...
 
 
 class Quit(Exception):
@@ -251,7 +257,7 @@ class OfflineGame:
     def __init__(
         self,
         service: GameService,
-        run: Callable[[Coroutine[Any, Any, Any]], Any],
+        run: Runs,
         console: Console,
         *,
         locale: str,

@@ -31,6 +31,7 @@ import pydantic
 from engine import (
     Action,
     EndTurn,
+    Event,
     Game,
     IllegalAction,
     Options,
@@ -427,7 +428,7 @@ class GameService:
         players = len(game.seats)
         options = Options.model_validate(game.options)
 
-        def rebuild() -> tuple[list, list[LogEntry]]:
+        def rebuild() -> tuple[list[Event], list[LogEntry]]:
             state = new_game(players, seed, options)
             entries = []
             for row in rows:

@@ -147,6 +147,8 @@ async def reply(
 ) -> None:
     """Answer ephemerally, whether or not the interaction was already acknowledged."""
     extra: dict[str, Any] = {}
+    if content is not None:
+        extra["content"] = content
     if embed is not None:
         extra["embed"] = embed
     if file is not None:
@@ -154,9 +156,9 @@ async def reply(
     if view is not None:
         extra["view"] = view
     if interaction.response.is_done():
-        await interaction.followup.send(content, ephemeral=True, **extra)
+        await interaction.followup.send(ephemeral=True, **extra)
     else:
-        await interaction.response.send_message(content, ephemeral=True, **extra)
+        await interaction.response.send_message(ephemeral=True, **extra)
 
 
 async def report(interaction: discord.Interaction, error: BaseException) -> str:
@@ -195,7 +197,7 @@ async def handling(interaction: discord.Interaction, command: str) -> AsyncItera
             "interaction command=%s game=%s user=%s latency_ms=%.1f outcome=%s",
             command,
             interaction.extras.get("game_id", "-"),
-            interaction.user.id if interaction.user else "-",
+            interaction.user.id,
             (time.perf_counter() - started) * 1000,
             outcome,
         )

@@ -45,13 +45,15 @@ class LobbyCommands(commands.Cog):
         vacation=T("cmd.new.vacation.description"),
     )
     @app_commands.choices(
-        holes=[
-            app_commands.Choice(name=T("choice.holes.classic"), value="classic"),
-            app_commands.Choice(name=T("choice.holes.strict"), value="strict"),
-        ],
         deadline=[
             app_commands.Choice(name=T(f"choice.deadline.{hours}"), value=hours)
             for hours in (0, 24, 48, 72, 168)
+        ]
+    )
+    @app_commands.choices(
+        holes=[
+            app_commands.Choice(name=T("choice.holes.classic"), value="classic"),
+            app_commands.Choice(name=T("choice.holes.strict"), value="strict"),
         ],
         deadline_policy=[
             app_commands.Choice(name=T(f"choice.policy.{policy}"), value=policy)

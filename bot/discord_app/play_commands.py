@@ -233,9 +233,8 @@ class PlayCommands(commands.Cog):
             tile = view.pending[0]
         actions: list[Action] = [
             a
-            for kind in (Place, PlaceInReserve, GiveToDirk)
-            for a in _legal(view, kind)
-            if a.tile == tile
+            for a in view.legal
+            if isinstance(a, Place | PlaceInReserve | GiveToDirk) and a.tile == tile
         ]
         return _choices(locale, view, actions, current)
 

@@ -38,9 +38,11 @@ def catalogue(locale: str) -> dict[str, str]:
         raise ValueError(f"no catalogue for {locale!r}")
     raw = resources.files("bot.text").joinpath("locales", f"{locale}.json").read_text("utf-8")
     data = json.loads(raw)
-    if not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
+    if not isinstance(data, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in data.items()
+    ):
         raise ValueError(f"{locale}.json must map keys to strings")
-    return data
+    return {str(k): str(v) for k, v in data.items()}
 
 
 def has(key: str) -> bool:

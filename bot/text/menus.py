@@ -253,10 +253,10 @@ def _build(view: SeatView, locale: str, focus: str) -> PanelSpec | None:
             for i, a in legal
             if isinstance(a, RemoveToReserve)
         ]
-        spec = _menu(view, locale, focus, t(locale, "panel.remove"), options)
-        if spec is not None:
-            spec.picture = (None, "remove")
-        return spec
+        menu = _menu(view, locale, focus, t(locale, "panel.remove"), options)
+        if menu is not None:
+            menu.picture = (None, "remove")
+        return menu
     if base in ("build", "swap"):
         cls = PlaceFromReserve if base == "build" else Swap
         tiles = sorted({a.tile for _, a in legal if isinstance(a, cls)})
@@ -275,12 +275,12 @@ def _build(view: SeatView, locale: str, focus: str) -> PanelSpec | None:
             if isinstance(a, cls) and a.tile == tile
         ]
         key = "panel.build" if m[1] == "build" else "panel.swap"
-        spec = _menu(
+        menu = _menu(
             view, locale, focus, t(locale, key, building=building_name(locale, tile)), options
         )
-        if spec is not None:
-            spec.picture = (tile, "place" if m[1] == "build" else "swap")
-        return spec
+        if menu is not None:
+            menu.picture = (tile, "place" if m[1] == "build" else "swap")
+        return menu
     if m := re.fullmatch(r"place-(\d+)", base):
         tile = int(m[1])
         options = [
@@ -296,12 +296,12 @@ def _build(view: SeatView, locale: str, focus: str) -> PanelSpec | None:
             else ""
         )
         text = t(locale, "panel.place", building=building_name(locale, tile), dirk=dirk)
-        spec = _menu(view, locale, focus, text, options, back=view.phase == "action")
-        assert spec is not None
-        spec.picture = (tile, "place")
+        menu = _menu(view, locale, focus, text, options, back=view.phase == "action")
+        assert menu is not None
+        menu.picture = (tile, "place")
         others = sorted(set(view.pending) - {tile})
         if others:
-            spec.menus.insert(
+            menu.menus.insert(
                 0,
                 (
                     "pick",
@@ -310,7 +310,7 @@ def _build(view: SeatView, locale: str, focus: str) -> PanelSpec | None:
                     + [Option(building_name(locale, o), f"fplace-{o}") for o in others],
                 ),
             )
-        return spec
+        return menu
     return None
 
 

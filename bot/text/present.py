@@ -266,13 +266,17 @@ def step_line(locale: str, event: Event, names: Sequence[str]) -> str | None:
         return None
     if isinstance(event, BuildingBought) and event.exact:
         key = "log.bought_exact"
-    params: dict[str, str] = {"name": names[event.seat]}  # type: ignore[union-attr]
+    seat = getattr(event, "seat", None)
+    if not isinstance(seat, int):
+        return None
+    params: dict[str, str] = {"name": names[seat]}
     if isinstance(tile := getattr(event, "tile", None), int):
         params["building"] = building_name(locale, tile)
     if isinstance(cards := getattr(event, "cards", None), tuple):
         params["cards"] = cards_text(locale, cards)
-    if isinstance(x := getattr(event, "x", None), int):
-        params["cell"] = cell_text(x, event.y)  # type: ignore[union-attr]
+    x, y = getattr(event, "x", None), getattr(event, "y", None)
+    if isinstance(x, int) and isinstance(y, int):
+        params["cell"] = cell_text(x, y)
     if isinstance(event, BuildingsSwapped):
         params["other"] = building_name(locale, event.replaced)
     return i18n.t(locale, key, **params)
@@ -364,15 +368,16 @@ def scoring_lines(locale: str, names: Sequence[str], held: ScoringHeld) -> list[
 
 
 def results_lines(locale: str, names: Sequence[str], view: SeatView) -> list[str]:
-    assert view.ranks is not None
-    order = sorted(range(view.players), key=lambda s: (view.ranks[s], s))  # type: ignore[index]
-    winners = [names[s] for s in order if view.ranks[s] == 1]  # type: ignore[index]
+    ranks = view.ranks
+    assert ranks is not None
+    order = sorted(range(view.players), key=lambda s: (ranks[s], s))
+    winners = [names[s] for s in order if ranks[s] == 1]
     lines = [i18n.t(locale, "results.winner", names=", ".join(winners))]
     lines += [
         i18n.t(
             locale,
             "results.row",
-            rank=view.ranks[s],  # type: ignore[index]
+            rank=ranks[s],
             name=names[s],
             score=view.table[s].score,
         )

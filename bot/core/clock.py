@@ -54,5 +54,11 @@ def to_ms(when: datetime) -> int:
     return round(when.timestamp() * 1000)
 
 
+def at_ms(ms: int) -> datetime:
+    """A stored time (milliseconds since the epoch) as a timezone-aware UTC time."""
+    return datetime.fromtimestamp(ms / 1000, UTC)
+
+
 def from_ms(ms: int | None) -> datetime | None:
-    return None if ms is None else datetime.fromtimestamp(ms / 1000, UTC)
+    """A stored time from a column that may be empty."""
+    return None if ms is None else at_ms(ms)

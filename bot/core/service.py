@@ -44,7 +44,7 @@ from engine import (
 )
 from engine.ai import LEVELS, display_name
 
-from .clock import Clock, SystemClock, from_ms, to_ms
+from .clock import Clock, SystemClock, at_ms, to_ms
 from .errors import (
     AlreadyJoined,
     AlreadyVoted,
@@ -344,13 +344,13 @@ class GameService:
             if not saved:
                 raise Outdated()
         # What save_action wrote, without reading it back (one round trip less per move).
-        stamp = from_ms(to_ms(now))
+        stamp = at_ms(to_ms(now))
         info = replace(
             game,
             version=expected_version + 1,
             status="finished" if state.is_over else "active",
             current_seat=None if state.is_over else state.current_seat,
-            updated_at=stamp or game.updated_at,
+            updated_at=stamp,
             ended_at=stamp if state.is_over else None,
             turn_started_at=stamp if started else game.turn_started_at,
         )

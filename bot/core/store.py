@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 import aiosqlite
 
-from .clock import from_ms, to_ms
+from .clock import at_ms, from_ms, to_ms
 from .migrate import Migration, load_migrations, migrate
 from .records import (
     ActionRow,
@@ -99,8 +99,8 @@ class Tx:
             seed=row["seed"],
             version=row["version"],
             current_seat=row["current_seat"],
-            created_at=from_ms(row["created_at"]),  # type: ignore[arg-type]
-            updated_at=from_ms(row["updated_at"]),  # type: ignore[arg-type]
+            created_at=at_ms(row["created_at"]),
+            updated_at=at_ms(row["updated_at"]),
             started_at=from_ms(row["started_at"]),
             ended_at=from_ms(row["ended_at"]),
             turn_started_at=from_ms(row["turn_started_at"]),
@@ -113,7 +113,7 @@ class Tx:
                     user_id=s["user_id"],
                     level=s["level"],
                     name=s["display_name"],
-                    joined_at=from_ms(s["joined_at"]),  # type: ignore[arg-type]
+                    joined_at=at_ms(s["joined_at"]),
                 )
                 for s in seats
             ),
@@ -305,7 +305,7 @@ class Tx:
                 r["seat"],
                 r["user_id"],
                 json.loads(r["action"]),
-                from_ms(r["created_at"]),  # type: ignore[arg-type]
+                at_ms(r["created_at"]),
             )
             for r in rows
         ]
@@ -375,8 +375,8 @@ class Tx:
                 r["kind"],
                 r["seat"],
                 r["version"],
-                from_ms(r["due_at"]),  # type: ignore[arg-type]
-                from_ms(r["created_at"]),  # type: ignore[arg-type]
+                at_ms(r["due_at"]),
+                at_ms(r["created_at"]),
             )
             for r in rows
         ]
@@ -584,7 +584,7 @@ class Tx:
             "ORDER BY seq DESC LIMIT 1",
             (game_id, user_id),
         )
-        return None if row is None else (int(row[0]), from_ms(row[1]))  # type: ignore[return-value]
+        return None if row is None else (int(row[0]), at_ms(row[1]))
 
     async def add_vote(
         self, game_id: int, motion: str, target_seat: int, voter_id: int, now: datetime

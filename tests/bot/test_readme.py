@@ -29,8 +29,10 @@ def test_the_readme_test_command_is_the_one_ci_runs() -> None:
     assert any(block.strip() == TEST_COMMAND for block in _code_blocks(README))
     # and what CI runs after it is what the README says it runs
     after = ci_commands[ci_commands.index(TEST_COMMAND) + 1 :]
-    assert after == ["ruff check .", "ruff format --check ."]
-    assert "followed by `ruff check .` and `ruff format --check .`" in README
+    assert after == ["ruff check .", "ruff format --check .", "lint-imports", "mypy"]
+    said = " ".join(README.split())
+    assert "followed by `ruff check .`, `ruff format --check .`, `lint-imports`" in said
+    assert "and `mypy` (strict type checking" in said
 
 
 def test_the_two_set_up_commands_come_first() -> None:

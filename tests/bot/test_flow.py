@@ -1,0 +1,169 @@
+"""The life of a turn, without any adapter: `TurnFlow` with an announcer that records what it
+was asked to tell, on a real SQLite store."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from typing import Any
+
+import pytest
+from service_helpers import HOST, started, state
+
+from bot.core.errors import NotYourTurn
+from bot.core.records import GameInfo
+from bot.core.results import ActResult
+from bot.core.service import GameService
+from bot.turns.flow import TurnFlow
+from engine import EndTurn, Skip, Skipped, TakeMoney, TurnEnded, Undo
+
+
+class RecordingAnnouncer:
+    """Implements `turns.ports.Announcer` by remembering every call."""
+
+    def __init__(self) -> None:
+        self.turns: list[ActResult] = []
+        self.notices: list[tuple[int, str, str, dict[str, object]]] = []
+
+    async def turn_over(self, result: ActResult, locale: str) -> None:
+        self.turns.append(result)
+
+    async def notice(
+        self, game: GameInfo, locale: str, key: str, *, mention: int | None = None, **params: object
+    ) -> None:
+        self.notices.append((game.id, locale, key, params))
+
+
+class Background:
+    """A spawn that keeps the coroutines, to run them when the test says so."""
+
+    def __init__(self) -> None:
+        self.pending: list[Coroutine[Any, Any, None]] = []
+
+    def __call__(self, coro: Coroutine[Any, Any, None]) -> None:
+        self.pending.append(coro)
+
+    async def run(self) -> None:
+        while self.pending:
+            await self.pending.pop(0)
+
+
+async def _take(service: GameService, game: GameInfo) -> TakeMoney:
+    return next(
+        a for a in (await state(service, game.id)).legal_actions() if isinstance(a, TakeMoney)
+    )
+
+
+async def test_a_take_ends_the_turn_for_a_player_who_wants_that(service: GameService) -> None:
+    announcer = RecordingAnnouncer()
+    flow = TurnFlow(service, announcer)
+    game = await started(service)
+    player = game.current_player
+    assert player is not None and player.user_id is not None
+    take = await _take(service, game)
+    result = await flow.act(game.id, player.user_id, take, game.version, locale="en")
+    assert result.turn_ended and result.version == 2  # the take and the automatic end of turn
+    assert announcer.turns == [result]
+    assert [type(e) for e in result.turn_events] == [type(result.turn_events[0])]
+    assert isinstance(result.end_events[0], TurnEnded)
+    assert (await service.game(game.id)).current_seat != player.seat
+
+
+async def test_without_auto_end_the_turn_waits_and_can_be_undone(service: GameService) -> None:
+    announcer = RecordingAnnouncer()
+    flow = TurnFlow(service, announcer)
+    game = await started(service)
+    player = game.current_player
+    assert player is not None and player.user_id is not None
+    await service.update_settings(player.user_id, auto_end_turn=False)
+    result = await flow.act(game.id, player.user_id, await _take(service, game), 0, locale="en")
+    assert not result.turn_over and result.state.phase == "confirm" and announcer.turns == []
+    undone = await flow.act(game.id, player.user_id, Undo(), result.version, locale="en")
+    assert undone.state.phase == "action" and announcer.turns == []
+    again = await flow.act(game.id, player.user_id, await _take(service, game), 2, locale="en")
+    ended = await flow.act(game.id, player.user_id, EndTurn(), again.version, locale="pt-BR")
+    assert ended.turn_ended and announcer.turns == [ended]
+
+
+async def test_a_refused_move_announces_nothing(service: GameService) -> None:
+    announcer = RecordingAnnouncer()
+    flow = TurnFlow(service, announcer)
+    game = await started(service)
+    other = next(s for s in game.seats if s.seat != game.current_seat)
+    assert other.user_id is not None
+    with pytest.raises(NotYourTurn):
+        await flow.act(game.id, other.user_id, EndTurn(), 0, locale="en")
+    assert announcer.turns == []
+
+
+async def test_computers_play_after_a_human_until_a_human_is_to_play(
+    service: GameService,
+) -> None:
+    announcer = RecordingAnnouncer()
+    background = Background()
+    flow = TurnFlow(service, announcer, spawn=background)
+    game = await started(service, humans=1, computers=2)
+    while (await service.game(game.id)).current_player.is_computer:  # type: ignore[union-attr]  # started: someone plays
+        await flow.computer_step(game.id, "en")
+    announcer.turns.clear()
+    game = await service.game(game.id)
+    result = await flow.act(game.id, HOST, await _take(service, game), game.version, locale="en")
+    assert len(background.pending) == 1  # the computers were started, not awaited
+    await background.run()
+    seats = [r.seat for r in announcer.turns]
+    assert seats[0] == result.seat and all(s.is_computer for s in seats[1:]) and len(seats) == 3
+    now = await service.game(game.id)
+    assert now.current_player is not None and now.current_player.user_id == HOST
+
+
+async def test_one_driver_of_computer_players_per_game(service: GameService) -> None:
+    announcer = RecordingAnnouncer()
+    flow = TurnFlow(service, announcer)
+    game = await started(service, humans=1, computers=2)
+    await asyncio.gather(*(flow.play_computers(game.id, "en") for _ in range(3)))
+    versions = [r.version for r in announcer.turns]
+    assert versions == sorted(set(versions))  # no turn announced twice, none lost
+    now = await service.game(game.id)
+    assert now.current_player is not None and now.current_player.user_id == HOST
+
+
+async def test_a_stand_in_finishes_a_silent_players_turn(service: GameService) -> None:
+    announcer = RecordingAnnouncer()
+    flow = TurnFlow(service, announcer)
+    game = await started(service)
+    player = game.current_player
+    assert player is not None and player.seat is not None and player.user_id is not None
+    result = await flow.play_for(game.id, player.seat, "en")
+    assert result is not None and result.turn_ended and announcer.turns == [result]
+    log = await service.log(game.id)
+    assert log.entries and all(e.user_id is None and e.seat == player.seat for e in log.entries)
+    assert await flow.play_for(game.id, player.seat, "en") is None  # not their turn any more
+
+
+async def test_skip_ends_the_turn_and_says_so(service: GameService) -> None:
+    announcer = RecordingAnnouncer()
+    flow = TurnFlow(service, announcer)
+    game = await started(service)
+    player = game.current_player
+    assert player is not None and player.seat is not None
+    result = await flow.skip(game.id, player.seat, "en")
+    assert isinstance(result.action, Skip) and any(isinstance(e, Skipped) for e in result.events)
+    assert announcer.turns == [result]
+
+
+async def test_the_log_walk_drops_undone_steps(service: GameService) -> None:
+    game = await started(service)
+    player = game.current_player
+    assert player is not None and player.user_id is not None
+    await service.update_settings(player.user_id, auto_end_turn=False)
+    flow = TurnFlow(service, RecordingAnnouncer())
+    takes = [a for a in (await state(service, game.id)).legal_actions() if isinstance(a, TakeMoney)]
+    first, second = takes[0], takes[-1]
+    await flow.act(game.id, player.user_id, first, 0, locale="en")
+    await flow.act(game.id, player.user_id, Undo(), 1, locale="en")
+    await flow.act(game.id, player.user_id, second, 2, locale="en")
+    await flow.act(game.id, player.user_id, EndTurn(), 3, locale="en")
+    turns = (await service.log(game.id)).turns()
+    assert len(turns) == 1 and turns[0].seat == player.seat
+    assert [e.cards for e in turns[0].steps] == [second.cards]  # type: ignore[union-attr]  # a MoneyTaken
+    assert isinstance(turns[0].end[0], TurnEnded)

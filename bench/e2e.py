@@ -10,7 +10,7 @@ median and p99 of:
 
     python bench/e2e.py [--games 200] [--moves 300]
 
-Targets (issue 6): p99 to acknowledgement < 150 ms, p99 to the final message < 400 ms.
+Targets: p99 to acknowledgement < 150 ms, p99 to the final message < 400 ms.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ Step 2 runs once per SQLite sync mode: FULL (the store's default: every acknowle
 disk before `act` returns, so it survives a power cut) costs one fsync per move, which makes the
 figure a measure of the disk; NORMAL survives any crash of the process (the kill test) but may
 lose the last moves on a power cut.
-Targets (issue 3): >= 500 actions/s, p99 < 20 ms, < 100 KB per finished game.
+Targets: >= 500 actions/s, p99 < 20 ms, < 100 KB per finished game.
 """
 
 from __future__ import annotations

@@ -350,6 +350,7 @@ class OfflineGame:
         if self._computer_playing != current.seat:
             self.console.say(self.t("turn.computer", name=current.name))
             self._computer_playing = current.seat
+        self.announcer.echoed = 0
         step = self.wait(self.flow.computer_step(game.id, self.locale))
         if step is not None and step.turn_over:
             self._computer_playing = None

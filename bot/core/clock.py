@@ -26,7 +26,7 @@ class SystemClock:
 
 
 class ManualClock:
-    """A clock that only moves when told to: for tests and the offline mode's replays."""
+    """A clock that only moves when told to: tests move time instead of sleeping."""
 
     def __init__(self, start: datetime | None = None) -> None:
         self._now = start or datetime(2024, 1, 1, tzinfo=UTC)

@@ -101,6 +101,17 @@ class BaseBot(commands.Bot):
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
+    async def calm(self) -> None:
+        """Wait until no interaction is being handled and no background work is left (the end
+        of an interaction may start some: a slash command is answered before its turn DM is
+        queued)."""
+        while True:
+            await self._quiet.wait()
+            await self.idle()
+            await asyncio.sleep(0.01)
+            if self._quiet.is_set() and not self._tasks:
+                return
+
 
 def bot_of(interaction: discord.Interaction) -> BaseBot:
     """The bot an interaction reached: always ours, as only `AlhambraBot` registers handlers."""

@@ -89,7 +89,7 @@ class Table:
         player = make_player("easy", self.seed + seat)
         return player.choose(game.view(seat), [])
 
-    def _count(self, action: Action) -> None:
+    def count(self, action: Action) -> None:
         self.actions += 1
         self.kinds[action.kind] = self.kinds.get(action.kind, 0) + 1
 
@@ -273,6 +273,6 @@ async def play_to_the_end(
             await play_by_buttons(table, action, user, game)
         else:
             await play_by_commands(table, action, user, game)
-        table._count(action)
+        table.count(action)
         if table.actions > max_actions:
             raise AssertionError("the game did not end")

@@ -4,7 +4,6 @@ and their policies, hand-over after missed deadlines, restarts with pending time
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 from datetime import UTC, datetime, timedelta
 
@@ -59,22 +58,11 @@ def reminders(sim: FakeDiscord, user) -> list:
     return [m for m in sim.dms(user) if "waiting for your move" in m.content]
 
 
-async def calm(bot) -> None:
-    """Wait until the bot handles no interaction (whose end may spawn work: a slash command is
-    answered before its turn DM is queued) and its background work is done."""
-    while True:
-        await bot._quiet.wait()
-        await bot.idle()
-        await asyncio.sleep(0.01)
-        if bot._quiet.is_set() and not bot._tasks:
-            return
-
-
 async def settle(bot) -> None:
     """Fire what is due now (the test moved the clock) and wait for what that started."""
     await bot.timers.started.wait()
     await bot.timers.run_due()
-    await calm(bot)
+    await bot.calm()
 
 
 async def test_turn_start_dm_and_channel_mention(sim, run_bot, make_bot, db_path) -> None:
@@ -83,7 +71,7 @@ async def test_turn_start_dm_and_channel_mention(sim, run_bot, make_bot, db_path
     async with run_bot(make_bot(clock=clock)) as bot:
         await start(sim, channel, users)
         first, (second,) = to_play(db_path, channel, users)
-        await calm(bot)
+        await bot.calm()
         turn = sim.channel_messages(channel)[-1]
         assert f"<@{first.id}>" in turn.content
         [dm] = sim.dms(first)
@@ -96,14 +84,14 @@ async def test_turn_start_dm_and_channel_mention(sim, run_bot, make_bot, db_path
 
         clock.advance(timedelta(hours=3))
         await take_money(sim, db_path, channel, first)
-        await calm(bot)
+        await bot.calm()
         assert f"<@{second.id}>" in sim.channel_messages(channel)[-1].content
         [dm] = sim.dms(second)
         assert "Since your last turn" in dm.content and f"{first.name} took" in dm.content
 
         clock.advance(timedelta(hours=3))
         await take_money(sim, db_path, channel, second)
-        await calm(bot)
+        await bot.calm()
         assert len(sim.dms(first)) == 2
         assert f"{second.name} took" in sim.dms(first)[-1].content
         assert f"{first.name} took" not in sim.dms(first)[-1].content  # only since my turn
@@ -111,7 +99,7 @@ async def test_turn_start_dm_and_channel_mention(sim, run_bot, make_bot, db_path
         # playing live (a move minutes ago): the mention is enough, no DM
         clock.advance(timedelta(minutes=1))
         await take_money(sim, db_path, channel, first)
-        await calm(bot)
+        await bot.calm()
         assert len(sim.dms(second)) == 1
 
 
@@ -170,7 +158,7 @@ async def test_one_combined_reminder_for_three_waiting_games(
     async with run_bot(make_bot(clock=clock)) as bot:
         for channel in channels:
             await start(sim, channel, [ana], bots=1)
-            await calm(bot)
+            await bot.calm()
         waiting = await bot.service.games_waiting_on(ana.id)
         assert len(waiting) == 3
         mine = await sim.slash(ana, "alhambra mygames", channel=channels[0])
@@ -198,7 +186,7 @@ async def test_a_blocked_dm_falls_back_to_one_channel_mention_per_turn(
     sim.block_dms(ana)
     async with run_bot(make_bot(clock=clock)) as bot:
         await start(sim, channel, [ana], bots=1)
-        await calm(bot)
+        await bot.calm()
         dm = sim.dm_channel(ana)
         assert len(sim.requests_to("POST", f"/channels/{dm.id}/messages")) == 1  # refused
 
@@ -216,7 +204,7 @@ async def test_a_blocked_dm_falls_back_to_one_channel_mention_per_turn(
         assert len(sim.requests_to("POST", f"/channels/{dm.id}/messages")) == 1
 
         await take_money(sim, db_path, channel, ana)  # the next turn, after the computer's
-        await calm(bot)
+        await bot.calm()
         clock.advance(timedelta(hours=12))
         await settle(bot)
         clock.advance(timedelta(hours=24))
@@ -234,7 +222,7 @@ async def test_a_passed_deadline_makes_the_computer_play_or_skips(
     async with run_bot(make_bot(clock=clock)) as bot:
         await start(sim, played, users, deadline=24)
         await start(sim, skipped, users, deadline=24, deadline_policy="skip")
-        await calm(bot)
+        await bot.calm()
         late = {ch.id: to_play(db_path, ch, users)[0] for ch in (played, skipped)}
         clock.advance(timedelta(hours=23, minutes=59))
         await settle(bot)
@@ -275,12 +263,12 @@ async def test_missed_deadlines_in_a_row_hand_the_seat_to_a_computer(
     _, channel, users = await table(sim, ["ana", "bruno"])
     async with run_bot(make_bot(clock=clock)) as bot:
         await start(sim, channel, users, deadline=24, deadline_policy="skip", missed_deadlines=2)
-        await calm(bot)
+        await bot.calm()
         silent, (active,) = to_play(db_path, channel, users)
         clock.advance(timedelta(hours=24))
         await settle(bot)  # the silent player's turn is skipped (1 of 2)
         await take_money(sim, db_path, channel, active)
-        await calm(bot)
+        await bot.calm()
         clock.advance(timedelta(hours=24))
         await settle(bot)
         game_id, _, seats = stored_game(db_path, channel.id)
@@ -304,7 +292,7 @@ async def test_a_restart_with_pending_timers_fires_each_due_timer_once(
     _, channel, users = await table(sim, ["ana", "bruno"])
     async with run_bot(make_bot(clock=clock)) as bot:
         await start(sim, channel, users, deadline=24, deadline_policy="skip")
-        await calm(bot)
+        await bot.calm()
     late, _ = to_play(db_path, channel, users)
     dms_before = len(sim.dms(late))
     clock.advance(timedelta(hours=30))  # both the 12 h reminder and the 24 h deadline are due
@@ -336,7 +324,7 @@ async def test_a_vote_to_abandon_ends_the_game_for_everyone(
     ana, bruno, chiyo = users
     async with run_bot(make_bot(clock=clock)) as bot:
         await start(sim, channel, users, deadline=48)
-        await calm(bot)
+        await bot.calm()
         turn = sim.channel_messages(channel)[-1]
         first = await sim.slash(ana, "alhambra vote", channel=channel, motion="abandon")
         assert not first.ephemeral and "1 of 2 votes" in first.content
@@ -344,7 +332,7 @@ async def test_a_vote_to_abandon_ends_the_game_for_everyone(
         assert again.ephemeral and "already voted" in again.content
         done = await sim.slash(bruno, "alhambra vote", channel=channel, motion="abandon")
         assert "voted to abandon the game" in done.content
-        await calm(bot)
+        await bot.calm()
         game_id, _, _ = stored_game(db_path, channel.id)
         assert db_rows(db_path, "SELECT status FROM games WHERE id = ?", game_id) == [
             ("abandoned",)
@@ -365,14 +353,14 @@ async def test_a_vote_hands_a_silent_players_seat_to_a_computer(
     _, channel, users = await table(sim, ["ana", "bruno", "chiyo"])
     async with run_bot(make_bot(clock=clock)) as bot:
         await start(sim, channel, users)
-        await calm(bot)
+        await bot.calm()
         silent, voters = to_play(db_path, channel, users)
         for voter in voters:
             result = await sim.slash(
                 voter, "alhambra vote", channel=channel, motion="hand_over", player=silent.name
             )
         assert f"takes over {silent.name}'s seat" in result.content
-        await calm(bot)
+        await bot.calm()
         _, _, seats = stored_game(db_path, channel.id)
         assert silent.id not in seats.values()
         assert to_play(db_path, channel, users)[0] is not silent

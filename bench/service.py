@@ -56,7 +56,7 @@ async def _move(
     t0 = time.perf_counter()
     result = await service.act(game_id, user, move, version)
     elapsed = time.perf_counter() - t0
-    return elapsed, result.state, result.version, result.finished
+    return elapsed, result.state, result.version, result.state.is_over
 
 
 _users: dict[int, dict[int, int]] = {}

@@ -150,6 +150,13 @@ class Game:
     # --- public reading -----------------------------------------------------------------------
 
     @property
+    def state(self) -> TableState:
+        """A copy of the whole table, hidden parts included (every hand, the deck and supply
+        order): for tests, tools and analysis, never for players (`view` is what a seat sees).
+        Changing the copy changes nothing; `rig` sets up a position."""
+        return self._s.copy()
+
+    @property
     def current_seat(self) -> int | None:
         """The seat whose decision it is; None once the game is over."""
         return None if self._s.phase == "over" else self._s.current
@@ -267,6 +274,26 @@ class Game:
     def setup_events(self) -> list[Event]:
         """The events of the setup: the starting hands, pool, market and the first turn."""
         return list(self._setup_events)
+
+    # --- setting up a position ----------------------------------------------------------------
+
+    def rig(self, table: TableState) -> None:
+        """Put the game in a position set up by hand: a copy of `table` becomes the table, and the
+        start of the current turn (what `Undo` goes back to).
+
+        For tests and puzzles that need a position a deal rarely gives (take `state`, change
+        it, rig it). The rules are not checked: keeping every card and building in exactly one
+        place is the caller's business. Raises ValueError once the turn's first step is taken
+        (`Undo` could no longer go back to the turn's real start) or if `table` seats another
+        number of players.
+        """
+        if self._turn_actions:
+            raise ValueError("rig a position only before the turn's first step")
+        sizes = {len(table.hands), len(table.alhambras), len(table.reserves), len(table.scores)}
+        if sizes != {self.players}:
+            raise ValueError(f"that table does not seat the {self.players} players of this game")
+        self._s = table.copy()
+        self._turn_start = None if table.phase == "over" else table.copy()
 
     # --- legal actions ------------------------------------------------------------------------
 

@@ -63,7 +63,7 @@ class SeatView:
     is_over: bool
     ranks: tuple[int, ...] | None
     #: the legal actions, when it is this seat's decision
-    legal: tuple[Annotated[Action, Field(discriminator="kind")], ...] = field(default=())  # type: ignore[valid-type]
+    legal: tuple[Annotated[Action, Field(discriminator="kind")], ...] = field(default=())
 
     @property
     def scores(self) -> tuple[int, ...]:

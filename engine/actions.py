@@ -131,9 +131,6 @@ Action = (
     | Skip
 )
 
-REDESIGNS = (RemoveToReserve, PlaceFromReserve, Swap)
-PLACEMENTS = (Place, PlaceInReserve, GiveToDirk)
-
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Annotated[Action, Field(discriminator="kind")])
 
 

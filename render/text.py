@@ -131,8 +131,3 @@ def draw(
         )
         x += font.getlength(s)
     return total
-
-
-def plural(n: int, one: str, many: str | None = None) -> str:
-    """Counted nouns: plural(1, "card") is "1 card", plural(2, "card") is "2 cards"."""
-    return f"{n} {one if n == 1 else (many or one + 's')}"

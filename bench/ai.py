@@ -1,4 +1,4 @@
-"""Computer-player tournament (issue 7): does each level beat the one below it?
+"""Computer-player tournament: does each level beat the one below it?
 
 For each level L above `random`: 3-player games with one L player against two players of the
 level below, L's seat rotating through 0, 1, 2. Prints the win share of L (a shared win counts

@@ -6,7 +6,7 @@ each), and the mean microseconds of legal_actions() and apply().
 
     python bench/engine.py [--games N] [--seed S]
 
-Targets (issue 2): >= 10,000 actions/s and >= 20 complete 4-player games/s on one core.
+Targets: >= 10,000 actions/s and >= 20 complete 4-player games/s on one core.
 """
 
 from __future__ import annotations

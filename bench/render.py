@@ -4,8 +4,8 @@
 
 Cases: a player's Alhambra with 0, 20 and 45 buildings (labels for a pending building shown),
 the table for 3 and 6 players, a hand, the score sheet. Fonts and sprites are warmed up first:
-the figures are what every move costs a running bot. Targets: an Alhambra under
-20 ms, the table under 40 ms.
+the figures are what every move costs a running bot. Targets: an Alhambra under 20 ms, the
+table under 40 ms.
 """
 
 from __future__ import annotations

@@ -46,6 +46,7 @@ from .catalogue import (
     card_id,
     money_cards,
 )
+from .dealing import new_game, replay
 from .events import (
     EVENT_ADAPTER,
     EVENTS_ADAPTER,
@@ -76,10 +77,11 @@ from .events import (
     event_from_dict,
     event_to_dict,
 )
-from .game import Game, IllegalAction, new_game, replay
+from .game import Game, IllegalAction
 from .options import Options
 from .payments import can_afford, has_exact_payment, minimal_payments
 from .scoring import majority_points, score_majorities
+from .state import Phase, TableState
 from .view import VIEW_ADAPTER, PlayerView, SeatView
 
 __all__ = [
@@ -126,6 +128,7 @@ __all__ = [
     "Options",
     "Pass",
     "Passed",
+    "Phase",
     "Place",
     "PlaceFromReserve",
     "PlaceInReserve",
@@ -140,6 +143,7 @@ __all__ = [
     "Skip",
     "Skipped",
     "Swap",
+    "TableState",
     "TakeMoney",
     "Tile",
     "TurnEnded",

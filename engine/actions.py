@@ -11,7 +11,7 @@ Cards are money card ids (`engine.catalogue.card_id`), tiles are tile ids 1..54.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, TypeAdapter
 
@@ -131,20 +131,17 @@ Action = (
     | Skip
 )
 
-REDESIGNS = (RemoveToReserve, PlaceFromReserve, Swap)
-PLACEMENTS = (Place, PlaceInReserve, GiveToDirk)
-
-ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(
-    Annotated[Action, Field(discriminator="kind")]  # type: ignore[arg-type]
-)
+ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Annotated[Action, Field(discriminator="kind")])
 
 
-def action_to_dict(action: Action) -> dict:
+def action_to_dict(action: Action) -> dict[str, Any]:
     """The JSON-ready form stored in the action log."""
-    return ACTION_ADAPTER.dump_python(action, mode="json")
+    # pydantic types dump_python as Any; in JSON mode a dataclass dumps to a dict of JSON data.
+    data: dict[str, Any] = ACTION_ADAPTER.dump_python(action, mode="json")
+    return data
 
 
-def action_from_dict(data: dict) -> Action:
+def action_from_dict(data: dict[str, Any]) -> Action:
     """Parse a stored or user-built action; raises pydantic.ValidationError on bad input."""
     return ACTION_ADAPTER.validate_python(data)
 

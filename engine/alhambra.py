@@ -315,7 +315,9 @@ class Alhambra:
                 return True
         return False
 
-    def _escapes(self, start: Cell, blocked: Cell, min_x: int, max_x: int, min_y: int, max_y: int):
+    def _escapes(
+        self, start: Cell, blocked: Cell, min_x: int, max_x: int, min_y: int, max_y: int
+    ) -> bool:
         grid = self._grid
         seen = {start, blocked}
         stack = [start]
@@ -495,15 +497,14 @@ class Alhambra:
         """Segments in the longest continuous outer wall (RULES.md section 5)."""
         an = self._an
         if an.longest_wall is None:
-            an.longest_wall = _longest_trail(_segment_edges(self.outer_wall_segments()))
+            an.longest_wall = _longest_trail(_segment_edges(self.outer_wall_segments()))[0]
         return an.longest_wall
 
     def longest_wall_segments(self) -> list[tuple[Cell, Side]]:
         """The segments of one longest continuous outer wall, for drawing it highlighted."""
         segments = self.outer_wall_segments()
         edges = _segment_edges(segments)
-        best = _longest_trail(edges, want_edges=True)
-        assert isinstance(best, list)
+        _length, best = _longest_trail(edges, want_edges=True)
         return [segments[i] for i in best]
 
     # --- invariants ---------------------------------------------------------------------------
@@ -562,8 +563,12 @@ def _segment_edges(segments: Iterable[tuple[Cell, Side]]) -> list[tuple[Cell, Ce
     return edges
 
 
-def _longest_trail(edges: list[tuple[Cell, Cell]], want_edges: bool = False) -> int | list[int]:
-    """The longest trail (a walk using each edge at most once) in a small graph.
+def _longest_trail(
+    edges: list[tuple[Cell, Cell]], want_edges: bool = False
+) -> tuple[int, list[int]]:
+    """The length of the longest trail (a walk using each edge at most once) in a small graph,
+    and the indices of its edges in walking order (only meaningful with `want_edges`, which
+    makes components with an Euler trail be walked too).
 
     A component with at most two odd vertices has an Euler trail, which uses all its edges.
     Otherwise a longest trail starts and ends at odd vertices (an even end vertex would have an
@@ -601,7 +606,7 @@ def _longest_trail(edges: list[tuple[Cell, Cell]], want_edges: bool = False) -> 
         if len(found) > best_len:
             best_len = len(found)
             best_edges = found
-    return best_edges if want_edges else best_len
+    return best_len, best_edges
 
 
 def _dfs_longest(

@@ -108,7 +108,6 @@ _P, _S, _A, _C, _G, _T = (
 )
 
 FOUNTAIN = Tile(0, None, 0, frozenset())
-FOUNTAIN_ID = 0
 
 #: The 54 building tiles of RULES.md, indexed by id (TILES[1] .. TILES[54]).
 #: Index 0 holds the fountain so ids index the tuple directly.
@@ -227,7 +226,3 @@ def money_cards(players: int) -> list[int]:
     """The unshuffled money deck of a game this size: 3 copies of each card (2 with 2 players)."""
     copies = 2 if players == 2 else 3
     return [i for i in range(108) if i % 3 < copies]
-
-
-def is_money(card: int) -> bool:
-    return 0 <= card < 108

@@ -9,7 +9,7 @@ Like actions, they are frozen dataclasses tagged by a stable `kind`, serialised 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, TypeAdapter
 
@@ -115,7 +115,7 @@ class BuildingsSwapped:
 @dataclass(frozen=True, slots=True)
 class Undone:
     seat: int
-    action: Annotated[Action, Field(discriminator="kind")]  # type: ignore[valid-type]
+    action: Annotated[Action, Field(discriminator="kind")]
     kind: Literal["undone"] = "undone"
 
 
@@ -234,17 +234,17 @@ Event = (
     | GameEnded
 )
 
-EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(
-    Annotated[Event, Field(discriminator="kind")]  # type: ignore[arg-type]
-)
+EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Annotated[Event, Field(discriminator="kind")])
 EVENTS_ADAPTER: TypeAdapter[list[Event]] = TypeAdapter(
-    list[Annotated[Event, Field(discriminator="kind")]]  # type: ignore[valid-type]
+    list[Annotated[Event, Field(discriminator="kind")]]
 )
 
 
-def event_to_dict(event: Event) -> dict:
-    return EVENT_ADAPTER.dump_python(event, mode="json")
+def event_to_dict(event: Event) -> dict[str, Any]:
+    # pydantic types dump_python as Any; in JSON mode a dataclass dumps to a dict of JSON data.
+    data: dict[str, Any] = EVENT_ADAPTER.dump_python(event, mode="json")
+    return data
 
 
-def event_from_dict(data: dict) -> Event:
+def event_from_dict(data: dict[str, Any]) -> Event:
     return EVENT_ADAPTER.validate_python(data)

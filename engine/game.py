@@ -1,13 +1,13 @@
-"""A game of Alhambra: setup, turns, refills, scoring rounds and the end (RULES.md 2-7).
+"""A game of Alhambra: turns, refills, scoring rounds and the end (RULES.md 3-7).
 
 `Game` is a state machine driven only by actions. Each call to `apply` checks the action fully
 before touching anything, so a refused action leaves the game exactly as it was. Undo restores
 the state saved at the start of the turn and re-applies the turn's steps but the last: nothing
 random happens inside a turn (drawing happens when it ends), so this is exact.
 
-Randomness: the seed shuffles seats, money and buildings at setup; each later reshuffle of the
-spent money uses a generator seeded from (seed, reshuffle number). The same seed and actions give
-the same game, and a JSON snapshot needs no generator state.
+Randomness: the seed shuffles seats, money and buildings at setup (`engine.dealing`); each later
+reshuffle of the spent money uses a generator seeded from (seed, reshuffle number). The same seed
+and actions give the same game, and a JSON snapshot needs no generator state.
 """
 
 from __future__ import annotations
@@ -15,10 +15,9 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable, Sequence
-from typing import Any, Literal
+from typing import Any
 
 from .actions import (
-    REDESIGNS,
     Action,
     Buy,
     EndTurn,
@@ -45,7 +44,6 @@ from .catalogue import (
     TILE_COST,
     TILES,
     Currency,
-    money_cards,
 )
 from .events import (
     BuildingBought,
@@ -78,15 +76,13 @@ from .events import (
 from .options import Options
 from .payments import minimal_payments
 from .scoring import majority_points
+from .state import Phase, TableState
+from .view import PlayerView, SeatView
 
-Phase = Literal["action", "place", "confirm", "over"]
 JSON_FORMAT = 1
-MIN_PLAYERS, MAX_PLAYERS = 2, 6
-STARTING_MONEY = 20
 POOL_SIZE = 4
 MARKET_SLOTS = 4
 TAKE_LIMIT = 5
-DIRK_SETUP = 6
 DIRK_AFTER_FIRST = 6
 
 
@@ -98,7 +94,7 @@ def _money(cards: Iterable[int]) -> str:
     return ", ".join(str(CARDS[c]) for c in cards)
 
 
-def _building(tile: int) -> str:
+def _building(tile: object) -> str:
     # Messages may name a tile id that came from a malformed action, so never index blindly.
     if not isinstance(tile, int) or not 1 <= tile < len(TILES):
         return f"tile {tile!r}"
@@ -107,124 +103,12 @@ def _building(tile: int) -> str:
     return f"{t.building.label} ({t.cost})"
 
 
-class _State:
-    """Everything that changes during a game; copied whole at the start of each turn for undo."""
-
-    __slots__ = (
-        "actions_done",
-        "alhambras",
-        "current",
-        "deck",
-        "dirk",
-        "discard",
-        "final",
-        "final_queue",
-        "hands",
-        "market",
-        "pending",
-        "phase",
-        "pool",
-        "ranks",
-        "reserves",
-        "reshuffles",
-        "rounds",
-        "scores",
-        "scoring_aside",
-        "supply",
-        "turn_no",
-        "unclaimed",
-    )
-
-    def copy(self) -> _State:
-        o = _State.__new__(_State)
-        o.hands = [list(h) for h in self.hands]
-        o.alhambras = [a.copy() for a in self.alhambras]
-        o.reserves = [list(r) for r in self.reserves]
-        o.scores = list(self.scores)
-        o.deck = list(self.deck)
-        o.discard = list(self.discard)
-        o.pool = list(self.pool)
-        o.market = list(self.market)
-        o.supply = list(self.supply)
-        o.dirk = None if self.dirk is None else list(self.dirk)
-        o.current = self.current
-        o.phase = self.phase
-        o.actions_done = self.actions_done
-        o.pending = list(self.pending)
-        o.final = self.final
-        o.final_queue = [(s, list(t)) for s, t in self.final_queue]
-        o.scoring_aside = list(self.scoring_aside)
-        o.rounds = list(self.rounds)
-        o.reshuffles = self.reshuffles
-        o.ranks = None if self.ranks is None else list(self.ranks)
-        o.turn_no = self.turn_no
-        o.unclaimed = list(self.unclaimed)
-        return o
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON data, sharing no list with the live state (callers may change it)."""
-        return {
-            "hands": [list(h) for h in self.hands],
-            "alhambras": [
-                sorted([x, y, t] for (x, y), t in a.tiles.items()) for a in self.alhambras
-            ],
-            "reserves": [list(r) for r in self.reserves],
-            "scores": list(self.scores),
-            "deck": list(self.deck),
-            "discard": list(self.discard),
-            "pool": list(self.pool),
-            "market": list(self.market),
-            "supply": list(self.supply),
-            "dirk": None if self.dirk is None else list(self.dirk),
-            "current": self.current,
-            "phase": self.phase,
-            "actions_done": self.actions_done,
-            "pending": list(self.pending),
-            "final": self.final,
-            "final_queue": [[s, list(t)] for s, t in self.final_queue],
-            "scoring_aside": list(self.scoring_aside),
-            "rounds": [event_to_dict(r) for r in self.rounds],
-            "reshuffles": self.reshuffles,
-            "ranks": None if self.ranks is None else list(self.ranks),
-            "turn_no": self.turn_no,
-            "unclaimed": list(self.unclaimed),
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any], holes: str) -> _State:
-        s = cls.__new__(cls)
-        s.hands = [list(h) for h in d["hands"]]
-        s.alhambras = [
-            Alhambra.from_tiles({(x, y): t for x, y, t in cells}, holes)  # type: ignore[arg-type]
-            for cells in d["alhambras"]
-        ]
-        s.reserves = [list(r) for r in d["reserves"]]
-        s.scores = list(d["scores"])
-        s.deck = list(d["deck"])
-        s.discard = list(d["discard"])
-        s.pool = list(d["pool"])
-        s.market = list(d["market"])
-        s.supply = list(d["supply"])
-        s.dirk = None if d["dirk"] is None else list(d["dirk"])
-        s.current = d["current"]
-        s.phase = d["phase"]
-        s.actions_done = d["actions_done"]
-        s.pending = list(d["pending"])
-        s.final = d["final"]
-        s.final_queue = [(q[0], list(q[1])) for q in d["final_queue"]]
-        s.scoring_aside = list(d["scoring_aside"])
-        rounds = [event_from_dict(r) for r in d["rounds"]]
-        assert all(isinstance(r, ScoringHeld) for r in rounds)
-        s.rounds = rounds
-        s.reshuffles = d["reshuffles"]
-        s.ranks = None if d["ranks"] is None else list(d["ranks"])
-        s.turn_no = d["turn_no"]
-        s.unclaimed = list(d["unclaimed"])
-        return s
-
-
 class Game:
-    """One game. Create it with `new_game`, change it only with `apply`."""
+    """One game. Create it with `new_game` (or restore it with `from_dict`), change it only with
+    `apply`.
+
+    The bare constructor holds no table yet: `start`, `from_dict` and `copy` give it one.
+    """
 
     def __init__(self, players: int, seed: int, options: Options, seating: Sequence[int]) -> None:
         self.players = players
@@ -232,13 +116,45 @@ class Game:
         self.options = options
         #: seating[seat] = the index (in join order) of the player who sits there.
         self.seating = tuple(seating)
-        self._s: _State
-        self._turn_start: _State | None = None
+        self._s: TableState
+        self._turn_start: TableState | None = None
         self._turn_actions: list[Action] = []
         self._turn_events: list[Event] = []
         self._setup_events: list[Event] = []
 
+    @classmethod
+    def start(
+        cls, players: int, seed: int, options: Options, seating: Sequence[int], table: TableState
+    ) -> Game:
+        """A game whose first turn begins now on `table`, a fresh deal (`new_game` deals one from
+        the seed). The seat with the fewest money cards, then the least money, then the lowest
+        number starts (RULES.md 2). `table` is copied: the caller's stays its own."""
+        game = cls(players, seed, options, seating)
+        s = game._s = table.copy()
+        start = min(
+            range(players),
+            key=lambda p: (len(s.hands[p]), sum(CARD_VALUE[c] for c in s.hands[p]), p),
+        )
+        started = GameStarted(
+            players,
+            tuple(seating),
+            start,
+            tuple(tuple(h) for h in s.hands),
+            tuple(s.pool),
+            tuple(s.market),
+            tuple(s.dirk or ()),
+        )
+        game._setup_events = [started, *game._begin_turn(start)]
+        return game
+
     # --- public reading -----------------------------------------------------------------------
+
+    @property
+    def state(self) -> TableState:
+        """A copy of the whole table, hidden parts included (every hand, the deck and supply
+        order): for tests, tools and analysis, never for players (`view` is what a seat sees).
+        Changing the copy changes nothing; `rig` sets up a position."""
+        return self._s.copy()
 
     @property
     def current_seat(self) -> int | None:
@@ -359,6 +275,26 @@ class Game:
         """The events of the setup: the starting hands, pool, market and the first turn."""
         return list(self._setup_events)
 
+    # --- setting up a position ----------------------------------------------------------------
+
+    def rig(self, table: TableState) -> None:
+        """Put the game in a position set up by hand: a copy of `table` becomes the table, and the
+        start of the current turn (what `Undo` goes back to).
+
+        For tests and puzzles that need a position a deal rarely gives (take `state`, change
+        it, rig it). The rules are not checked: keeping every card and building in exactly one
+        place is the caller's business. Raises ValueError once the turn's first step is taken
+        (`Undo` could no longer go back to the turn's real start) or if `table` seats another
+        number of players.
+        """
+        if self._turn_actions:
+            raise ValueError("rig a position only before the turn's first step")
+        sizes = {len(table.hands), len(table.alhambras), len(table.reserves), len(table.scores)}
+        if sizes != {self.players}:
+            raise ValueError(f"that table does not seat the {self.players} players of this game")
+        self._s = table.copy()
+        self._turn_start = None if table.phase == "over" else table.copy()
+
     # --- legal actions ------------------------------------------------------------------------
 
     def legal_actions(self) -> list[Action]:
@@ -446,15 +382,41 @@ class Game:
         s = self._s
         if s.phase == "over":
             raise IllegalAction("The game is over.")
-        handler = _HANDLERS.get(type(action))
-        if handler is None:
-            raise IllegalAction(f"That is not an action this game understands: {action!r}")
-        events = handler(self, action)
+        events = self._handle(action)
         if type(action) in _STEPS:
             self._turn_events.extend(events)
         return events
 
-    # Every handler checks everything first, then changes the state.
+    def _handle(self, action: Action) -> list[Event]:
+        # Every handler checks everything first, then changes the state. The commonest actions
+        # come first: each case is one isinstance check.
+        match action:
+            case EndTurn():
+                return self._do_end_turn(action)
+            case TakeMoney():
+                return self._do_take(action)
+            case Buy():
+                return self._do_buy(action)
+            case Place():
+                return self._do_place(action)
+            case PlaceInReserve():
+                return self._do_reserve(action)
+            case PlaceFromReserve():
+                return self._do_build(action)
+            case RemoveToReserve():
+                return self._do_remove(action)
+            case Swap():
+                return self._do_swap(action)
+            case GiveToDirk():
+                return self._do_dirk(action)
+            case Pass():
+                return self._do_pass(action)
+            case Undo():
+                return self._do_undo(action)
+            case Skip():
+                return self._do_skip(action)
+            case _:  # only callers without type checking get here
+                raise IllegalAction(f"That is not an action this game understands: {action!r}")
 
     def _do_take(self, a: TakeMoney) -> list[Event]:
         s = self._s
@@ -639,7 +601,7 @@ class Game:
         self._turn_actions = []
         self._turn_events = []
         for step in steps:
-            self._turn_events.extend(_HANDLERS[type(step)](self, step))
+            self._turn_events.extend(self._handle(step))
         return [Undone(self._s.current, undone)]
 
     def _do_end_turn(self, a: EndTurn) -> list[Event]:
@@ -822,11 +784,64 @@ class Game:
 
     # --- views and serialisation --------------------------------------------------------------
 
-    def view(self, seat: int | None = None):  # -> SeatView (import cycle avoided)
-        """What `seat` may see (None: a spectator). See `engine.view.SeatView`."""
-        from .view import build_view
+    def view(self, seat: int | None = None) -> SeatView:
+        """What `seat` may see (None: a spectator), and nothing more (RULES.md 8): public state
+        for everyone, the seat's own hand, and the legal actions when it is that seat's decision.
+        Other hands appear only as their size; deck and supply only as their size.
 
-        return build_view(self, seat)
+        >>> from engine import new_game
+        >>> game = new_game(3, seed=7)
+        >>> seat = game.current_seat
+        >>> mine = game.view(seat)
+        >>> mine.hand == tuple(sorted(game.hand(seat)))
+        True
+        >>> list(mine.legal) == game.legal_actions()
+        True
+        >>> game.view().hand, game.view().legal, game.view().deck_size == len(game.deck)
+        ((), (), True)
+        """
+        if seat is not None and not 0 <= seat < self.players:
+            raise ValueError(f"no seat {seat} in a game of {self.players}")
+        s = self._s
+        table = []
+        for p in range(self.players):
+            alhambra = s.alhambras[p]
+            table.append(
+                PlayerView(
+                    seat=p,
+                    alhambra=tuple((x, y, t) for (x, y), t in alhambra if t),
+                    reserve=tuple(s.reserves[p]),
+                    hand_size=len(s.hands[p]),
+                    score=s.scores[p],
+                    counts=alhambra.counts(),
+                    wall=alhambra.longest_wall(),
+                )
+            )
+        current = self.current_seat
+        return SeatView(
+            seat=seat,
+            players=self.players,
+            seating=self.seating,
+            holes=self.options.holes,
+            hand=() if seat is None else tuple(sorted(s.hands[seat])),
+            table=tuple(table),
+            pool=tuple(s.pool),
+            market=tuple(s.market),
+            deck_size=len(s.deck),
+            discard_size=len(s.discard),
+            supply_size=len(s.supply),
+            dirk=self.dirk,
+            current_seat=current,
+            phase=s.phase,
+            pending=tuple(s.pending),
+            actions_this_turn=s.actions_done,
+            final_placement=s.final,
+            turn_number=s.turn_no,
+            scoring_rounds=tuple(s.rounds),
+            is_over=s.phase == "over",
+            ranks=self.ranks,
+            legal=tuple(self.legal_actions()) if seat is not None and seat == current else (),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -852,9 +867,9 @@ class Game:
             raise ValueError(f"unknown game snapshot format {d.get('format')!r}")
         options = Options.model_validate(d["options"])
         game = cls(d["players"], d["seed"], options, d["seating"])
-        game._s = _State.from_dict(d["state"], options.holes)
+        game._s = TableState.from_dict(d["state"], options.holes)
         ts = d["turn_start"]
-        game._turn_start = None if ts is None else _State.from_dict(ts, options.holes)
+        game._turn_start = None if ts is None else TableState.from_dict(ts, options.holes)
         game._turn_actions = [action_from_dict(a) for a in d["turn_actions"]]
         game._turn_events = [event_from_dict(e) for e in d.get("turn_events", ())]
         game._setup_events = [event_from_dict(e) for e in d["setup_events"]]
@@ -878,109 +893,7 @@ def _ranks(scores: Sequence[int]) -> list[int]:
     return [1 + sum(1 for other in scores if other > mine) for mine in scores]
 
 
-_HANDLERS: dict[type, Any] = {
-    TakeMoney: Game._do_take,
-    Buy: Game._do_buy,
-    RemoveToReserve: Game._do_remove,
-    PlaceFromReserve: Game._do_build,
-    Swap: Game._do_swap,
-    Place: Game._do_place,
-    PlaceInReserve: Game._do_reserve,
-    GiveToDirk: Game._do_dirk,
-    Undo: Game._do_undo,
-    EndTurn: Game._do_end_turn,
-    Pass: Game._do_pass,
-    Skip: Game._do_skip,
-}
-assert set(REDESIGNS) <= set(_HANDLERS)
 #: The steps of a turn: what Undo takes back and `turn_events` reports.
 _STEPS = frozenset(
     {TakeMoney, Buy, RemoveToReserve, PlaceFromReserve, Swap, Place, PlaceInReserve, GiveToDirk}
 )
-
-
-def new_game(players: int, seed: int, options: Options | None = None) -> Game:
-    """Set up a game (RULES.md section 2). Seats are in turn order; `Game.seating` maps them to
-    players in join order."""
-    if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError(f"Alhambra is played by {MIN_PLAYERS} to {MAX_PLAYERS} players")
-    if not isinstance(seed, int):
-        raise TypeError("the seed must be an int")
-    options = options or Options()
-    rng = random.Random(seed)
-    seating = list(range(players))
-    rng.shuffle(seating)
-    money = money_cards(players)
-    rng.shuffle(money)  # drawn from the end
-    supply = list(range(1, 55))
-    rng.shuffle(supply)  # drawn from the end
-
-    game = Game(players, seed, options, seating)
-    s = _State.__new__(_State)
-    s.hands = []
-    for _ in range(players):
-        hand: list[int] = []
-        while sum(CARD_VALUE[c] for c in hand) < STARTING_MONEY:
-            hand.append(money.pop())
-        s.hands.append(hand)
-    s.pool = [money.pop() for _ in range(POOL_SIZE)]
-    s.market = [supply.pop() for _ in range(MARKET_SLOTS)]
-
-    # Five piles as equal as possible, the first drawn first; scoring cards in piles 2 and 4.
-    draw_order = money[::-1]
-    base, extra = divmod(len(draw_order), 5)
-    piles = []
-    at = 0
-    for k in range(5):
-        size = base + (1 if k < extra else 0)
-        piles.append(draw_order[at : at + size])
-        at += size
-    piles[1].insert(rng.randint(0, len(piles[1])), SCORING_CARD_1)
-    piles[3].insert(rng.randint(0, len(piles[3])), SCORING_CARD_2)
-    s.deck = [c for pile in piles for c in pile][::-1]
-
-    s.dirk = [supply.pop() for _ in range(DIRK_SETUP)] if players == 2 else None
-    s.supply = supply
-    s.alhambras = [Alhambra(options.holes) for _ in range(players)]
-    s.reserves = [[] for _ in range(players)]
-    s.scores = [0] * players
-    s.discard = []
-    s.pending = []
-    s.final = False
-    s.final_queue = []
-    s.scoring_aside = []
-    s.rounds = []
-    s.reshuffles = 0
-    s.ranks = None
-    s.turn_no = 0
-    s.unclaimed = []
-    s.current = 0
-    s.phase = "action"
-    s.actions_done = 0
-    game._s = s
-
-    start = min(
-        range(players),
-        key=lambda p: (len(s.hands[p]), sum(CARD_VALUE[c] for c in s.hands[p]), p),
-    )
-    started = GameStarted(
-        players,
-        tuple(seating),
-        start,
-        tuple(tuple(h) for h in s.hands),
-        tuple(s.pool),
-        tuple(s.market),
-        tuple(s.dirk or ()),
-    )
-    game._setup_events = [started, *game._begin_turn(start)]
-    return game
-
-
-def replay(
-    players: int, seed: int, options: Options | None, actions: Iterable[Action | dict[str, Any]]
-) -> Game:
-    """Rebuild a game from its seed and action log; raises IllegalAction if the log is not legal."""
-    game = new_game(players, seed, options)
-    for action in actions:
-        game.apply(action)
-    return game

@@ -3,21 +3,20 @@
 A `SeatView` is what the renderer draws and what computer players decide from: public state for
 everyone, the seat's own hand, and the legal actions when it is that seat's decision. Other
 hands appear only as their size; deck and supply only as their size.
+
+This module holds the data only; `Game.view` builds it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 from pydantic import Field, TypeAdapter
 
 from .actions import Action
 from .alhambra import Alhambra, HoleRule
 from .events import ScoringHeld
-
-if TYPE_CHECKING:
-    from .game import Game
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +63,7 @@ class SeatView:
     is_over: bool
     ranks: tuple[int, ...] | None
     #: the legal actions, when it is this seat's decision
-    legal: tuple[Annotated[Action, Field(discriminator="kind")], ...] = field(default=())  # type: ignore[valid-type]
+    legal: tuple[Annotated[Action, Field(discriminator="kind")], ...] = field(default=())
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -76,47 +75,3 @@ class SeatView:
 
 
 VIEW_ADAPTER: TypeAdapter[SeatView] = TypeAdapter(SeatView)
-
-
-def build_view(game: Game, seat: int | None) -> SeatView:
-    if seat is not None and not 0 <= seat < game.players:
-        raise ValueError(f"no seat {seat} in a game of {game.players}")
-    table = []
-    for p in range(game.players):
-        alhambra = game._s.alhambras[p]
-        table.append(
-            PlayerView(
-                seat=p,
-                alhambra=tuple((x, y, t) for (x, y), t in alhambra if t),
-                reserve=game.reserve(p),
-                hand_size=len(game._s.hands[p]),
-                score=game.scores[p],
-                counts=alhambra.counts(),
-                wall=alhambra.longest_wall(),
-            )
-        )
-    current = game.current_seat
-    return SeatView(
-        seat=seat,
-        players=game.players,
-        seating=game.seating,
-        holes=game.options.holes,
-        hand=() if seat is None else tuple(sorted(game.hand(seat))),
-        table=tuple(table),
-        pool=game.pool,
-        market=game.market,
-        deck_size=len(game._s.deck),
-        discard_size=len(game._s.discard),
-        supply_size=len(game._s.supply),
-        dirk=game.dirk,
-        current_seat=current,
-        phase=game.phase,
-        pending=game.pending,
-        actions_this_turn=game.actions_this_turn,
-        final_placement=game.is_final_placement,
-        turn_number=game.turn_number,
-        scoring_rounds=game.scoring_rounds,
-        is_over=game.is_over,
-        ranks=game.ranks,
-        legal=tuple(game.legal_actions()) if seat is not None and seat == current else (),
-    )

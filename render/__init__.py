@@ -21,13 +21,13 @@ def reset_caches() -> None:
     fonts.reset()
     for cached in (text.clean, text.runs, text.width, text.fit, text.metrics):
         cached.cache_clear()
-    for cached in (
+    for sprite in (
         sprites.tile_sprite,
         sprites.fountain_sprite,
         sprites.card_sprite,
         sprites.value_card,
     ):
-        cached.cache_clear()
+        sprite.cache_clear()
 
 
 __all__ = [

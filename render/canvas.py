@@ -11,11 +11,14 @@ from engine import Building
 from . import text
 from .palette import BUILDING_FILL, BUILDING_LETTER, BUILDING_TEXT, INK, PAPER, RGB, darker
 
-#: No picture may be wider than this (issue 4); layouts aim well below it.
+#: The widest a picture may be: every canvas is clamped to it and the render tests check it.
+#: Layouts aim well below it.
 MAX_WIDTH = 1600
 
 
-def new_canvas(width: int, height: int, color: RGB = PAPER) -> tuple[Image.Image, ImageDraw.Draw]:
+def new_canvas(
+    width: int, height: int, color: RGB = PAPER
+) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     img = Image.new("RGB", (min(MAX_WIDTH, int(width)), int(height)), color)
     return img, ImageDraw.Draw(img)
 
@@ -34,7 +37,11 @@ def to_png(img: Image.Image) -> bytes:
         return out.getvalue()
     colours.sort(reverse=True)
     palette = Image.new("P", (1, 1))
-    palette.putpalette([c for _n, rgb in colours[:256] for c in rgb])
+    flat: list[int] = []
+    for _n, rgb in colours[:256]:
+        assert isinstance(rgb, tuple)  # an RGB image's colours are (r, g, b), never one number
+        flat.extend(rgb)
+    palette.putpalette(flat)
     img.quantize(palette=palette, dither=Image.Dither.NONE).save(
         out, format="PNG", compress_level=3
     )

@@ -68,9 +68,10 @@ def _resolve(name: str, dirs: tuple[str, ...]) -> str | None:
         if p.is_file():
             return str(p)
     try:  # Pillow also searches the usual system font folders by file name
-        return ImageFont.truetype(name, 10).path  # type: ignore[return-value]
+        path = ImageFont.truetype(name, 10).path
     except OSError:
         return None
+    return path if isinstance(path, str) else None  # a str name gives a str path
 
 
 @lru_cache(maxsize=4)

@@ -102,7 +102,8 @@ def label(labels: Labels | None, key: str, /, **params: Any) -> str:
     A translation with a wrong placeholder must not cost the player the picture: it falls back
     to the English text. An unknown key is a programming error and raises KeyError."""
     default = DEFAULT_LABELS[key]
-    chosen = labels.get(key, default) if labels else default
+    # Translations come from files: a value that is not text is possible at run time.
+    chosen: object = labels.get(key, default) if labels else default
     if not isinstance(chosen, str):
         chosen = default
     try:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from engine import (
     TILES,
+    Action,
     Alhambra,
     Buy,
     Game,
@@ -27,6 +28,8 @@ from engine import (
 )
 from engine.catalogue import CARD_VALUE
 
+from .alhambra import Mode
+
 NAMES = (
     "Ana",
     "João Conceição",
@@ -37,8 +40,8 @@ NAMES = (
 )
 
 
-def _choose(game: Game, rng: random.Random):
-    legal = [a for a in game.legal_actions() if not isinstance(a, Undo)]
+def _choose(game: Game, rng: random.Random) -> Action:
+    legal: list[Action] = [a for a in game.legal_actions() if not isinstance(a, Undo)]
     for kind in (Place, PlaceFromReserve):
         options = [a for a in legal if isinstance(a, kind)]
         if options and (kind is Place or rng.random() < 0.5):
@@ -161,28 +164,18 @@ def gallery() -> list[Sample]:
     def add(name: str, draw: Callable[[], bytes]) -> None:
         samples.append(Sample(name, draw))
 
+    def table(at: Callable[[int, int], Game], players: int, seed: int) -> Callable[[], bytes]:
+        return lambda: render_table(at(players, seed).view(None), names(players))
+
+    def scores(at: Callable[[int, int], Game], players: int, seed: int) -> Callable[[], bytes]:
+        return lambda: render_scores(at(players, seed).view(None), names(players))
+
     for players, seed in ((2, 3), (4, 11), (6, 5)):
-        nm = names(players)
-        add(
-            f"table_{players}p_start",
-            lambda p=players, s=seed, n=nm: render_table(new_game(p, s).view(None), n),
-        )
-        add(
-            f"table_{players}p_middle",
-            lambda p=players, s=seed, n=nm: render_table(middle(p, s).view(None), n),
-        )
-        add(
-            f"table_{players}p_end",
-            lambda p=players, s=seed, n=nm: render_table(play(p, s).view(None), n),
-        )
-        add(
-            f"scores_{players}p_middle",
-            lambda p=players, s=seed, n=nm: render_scores(late(p, s).view(None), n),
-        )
-        add(
-            f"scores_{players}p_end",
-            lambda p=players, s=seed, n=nm: render_scores(play(p, s).view(None), n),
-        )
+        add(f"table_{players}p_start", table(new_game, players, seed))
+        add(f"table_{players}p_middle", table(middle, players, seed))
+        add(f"table_{players}p_end", table(play, players, seed))
+        add(f"scores_{players}p_middle", scores(late, players, seed))
+        add(f"scores_{players}p_end", scores(play, players, seed))
 
     def hand(players: int, seed: int, at: Callable[[int, int], Game]) -> bytes:
         game = at(players, seed)
@@ -193,7 +186,9 @@ def gallery() -> list[Sample]:
     add("hand_4p_middle", lambda: hand(4, 11, middle))
     add("hand_6p_late", lambda: hand(6, 5, late))
 
-    def alhambra(players: int, seed: int, at: Callable[[int, int], Game], seat=None) -> bytes:
+    def alhambra(
+        players: int, seed: int, at: Callable[[int, int], Game], seat: int | None = None
+    ) -> bytes:
         game = at(players, seed)
         view = game.view(None)
         seat = seat if seat is not None else (game.current_seat or 0)
@@ -214,12 +209,12 @@ def gallery() -> list[Sample]:
     add("alhambra_placing_early", lambda: placement(2, 3, 0))
     add("alhambra_placing_late", lambda: placement(4, 11, 2))
 
-    def big(n: int, **kw) -> bytes:
+    def big(n: int, mode: Mode = "place") -> bytes:
         view = new_game(3, 1).view(None)
         tiles = grown_alhambra(n, seed=n)
         view = with_alhambra(view, 1, tiles, unused_tiles(tiles, 5))
         spare = next(t for t in range(1, 55) if t not in tiles.values())
-        return render_alhambra(view, 1, name=names(4)[3], placing=spare, **kw)
+        return render_alhambra(view, 1, name=names(4)[3], placing=spare, mode=mode)
 
     add("alhambra_huge_45", lambda: big(45))
     add("alhambra_huge_swap", lambda: big(30, mode="swap"))

@@ -27,7 +27,7 @@ _DROP_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 def clean(text: str, size: int = 16, bold: bool = False) -> str:
     """The text as it will be drawn: NFC, one line, without invisible or undrawable characters."""
     text = unicodedata.normalize("NFC", text)
-    out = []
+    out: list[str] = []
     for ch in text:
         if ch in "\t\n\r\u2028\u2029":
             ch = " "
@@ -46,14 +46,14 @@ def clean(text: str, size: int = 16, bold: bool = False) -> str:
 def runs(text: str, size: int, bold: bool = False) -> tuple[Run, ...]:
     """Consecutive characters that share a font. Spaces join the run they are in."""
     first = primary(size, bold)
-    result: list[list] = []
+    result: list[Run] = []
     for ch in text:
         font = first if ch.isspace() else (font_for(ch, size, bold) or first)
         if result and (result[-1][1] is font or ch.isspace()):
-            result[-1][0] += ch
+            result[-1] = (result[-1][0] + ch, result[-1][1])
         else:
-            result.append([ch, font])
-    return tuple((s, f) for s, f in result)
+            result.append((ch, font))
+    return tuple(result)
 
 
 @lru_cache(maxsize=8192)
@@ -131,8 +131,3 @@ def draw(
         )
         x += font.getlength(s)
     return total
-
-
-def plural(n: int, one: str, many: str | None = None) -> str:
-    """Counted nouns: plural(1, "card") is "1 card", plural(2, "card") is "2 cards"."""
-    return f"{n} {one if n == 1 else (many or one + 's')}"

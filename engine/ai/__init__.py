@@ -1,4 +1,4 @@
-"""Computer players for Alhambra (issue 7): `random`, `easy`, `normal`, `hard`.
+"""Computer players for Alhambra, weakest first: `random`, `easy`, `normal`, `hard`.
 
     >>> from engine.ai import make_player
     >>> bot = make_player("normal", seed=1)

@@ -26,7 +26,7 @@ from ..actions import (
     TakeMoney,
 )
 from ..alhambra import Alhambra
-from ..catalogue import CARD_CURRENCY, CARD_VALUE, TILE_COST, TILES
+from ..catalogue import CARD_CURRENCY, CARD_VALUE, TILE_COST, TILE_TYPE
 from ..events import Event
 from ..payments import has_exact_payment
 from ..view import SeatView
@@ -39,11 +39,11 @@ def view_counts(view: SeatView) -> list[list[int]]:
     counts = [list(p.counts) for p in view.table]
     if view.current_seat is not None:
         for t in view.pending:
-            counts[view.current_seat][int(TILES[t].building)] += 1  # type: ignore[arg-type]
+            counts[view.current_seat][TILE_TYPE[t]] += 1
     if view.dirk is not None:
         dirk = [0] * 6
         for t in view.dirk:
-            dirk[int(TILES[t].building)] += 1  # type: ignore[arg-type]
+            dirk[TILE_TYPE[t]] += 1
         counts.append(dirk)
     return counts
 
@@ -122,12 +122,14 @@ def easy_choice(view: SeatView, options: list[Action]) -> Action:
     gains: dict[int, float] = {}
     for slot, tile in enumerate(view.market):
         if tile is not None:
-            gains[slot] = building_gain(counts, me, int(TILES[tile].building), rounds)  # type: ignore[arg-type]
+            gains[slot] = building_gain(counts, me, TILE_TYPE[tile], rounds)
 
     buys = [a for a in options if isinstance(a, Buy)]
 
     def overpay(b: Buy) -> int:
-        return sum(CARD_VALUE[c] for c in b.cards) - TILE_COST[view.market[b.slot]]  # type: ignore[index]
+        tile = view.market[b.slot]
+        assert tile is not None  # a legal buy names a filled slot
+        return sum(CARD_VALUE[c] for c in b.cards) - TILE_COST[tile]
 
     exact = [b for b in buys if overpay(b) == 0 and gains[b.slot] > 0.5]
     if exact:

@@ -109,7 +109,7 @@ def playout(
             if turns <= 0:
                 return
             seen = game.turn_number
-        legal = [a for a in game.legal_actions() if not isinstance(a, Undo)]
+        legal: list[Action] = [a for a in game.legal_actions() if not isinstance(a, Undo)]
         if len(legal) == 1:
             action = legal[0]
         elif any(isinstance(a, EndTurn) for a in legal):

@@ -63,7 +63,9 @@ class Knowledge:
     unseen_tiles: list[int]
 
 
-def _replay_log(history: Sequence[Event], players: int):
+def _replay_log(
+    history: Sequence[Event], players: int
+) -> tuple[list[list[int]], list[int], int, int] | None:
     """Hands and discard after the committed turns plus the steps of the turn in progress."""
     start = next((e for e in history if isinstance(e, GameStarted)), None)
     if start is None or start.players != players:

@@ -38,7 +38,7 @@ from ..actions import (
     TakeMoney,
 )
 from ..alhambra import Alhambra
-from ..catalogue import CARD_CURRENCY, CARD_VALUE, TILE_COST, TILES
+from ..catalogue import CARD_CURRENCY, CARD_VALUE, TILE_COST, TILE_TYPE
 from ..events import Event
 from ..view import SeatView
 from .easy import view_counts
@@ -243,8 +243,7 @@ def build_situation(
     )
     for slot, tile in enumerate(market):
         if tile is not None:
-            building = int(TILES[tile].building)  # type: ignore[arg-type]
-            majority = majority_gain(s, building, w)
+            majority = majority_gain(s, TILE_TYPE[tile], w)
             wall = wall_gain(s, tile, w) if walls else 0.0
             s.worth[slot] = (
                 majority + wall if wall is not None else w.unplaced * majority - w.no_place
@@ -362,12 +361,11 @@ def score_turn_actions(
                     default=0.0,
                 )
         elif isinstance(a, PlaceFromReserve):
-            building = int(TILES[a.tile].building)  # type: ignore[arg-type]
-            after = s.alhambra.preview(a.tile, (a.x, a.y))
+            grid = s.alhambra.preview(a.tile, (a.x, a.y))
             value = (
-                majority_gain(s, building, w)
+                majority_gain(s, TILE_TYPE[a.tile], w)
                 - w.per_building
-                + w.wall * (after.longest_wall() - s.wall) * len(s.rounds)
+                + w.wall * (grid.longest_wall() - s.wall) * len(s.rounds)
             )
         elif isinstance(a, Place):  # declines the extra action: then the best cell
             value = 1e-4 * placement_value(s.alhambra, a.tile, (a.x, a.y), w)

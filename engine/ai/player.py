@@ -59,7 +59,7 @@ def candidate_actions(view: SeatView) -> list[Action]:
     """The legal actions a computer player considers: all of them but `Undo`."""
     if view.seat is None or view.current_seat != view.seat or not view.legal:
         raise NotYourTurn(f"it is not seat {view.seat}'s decision")
-    options = [a for a in view.legal if not isinstance(a, Undo)]
+    options: list[Action] = [a for a in view.legal if not isinstance(a, Undo)]
     if not options:  # cannot happen with a legal game state, but never hand back Undo
         raise NotYourTurn("no action except undo is available")
     return options

@@ -1,10 +1,10 @@
 """Helpers shared by the engine tests: rigging positions and checking where every piece is.
 
 Example tests need positions a random deal rarely gives (a hand of exactly these cards, a market
-of exactly these buildings). The rig helpers reach into `Game._s`, the game's private state, and
-move pieces from wherever they are to where the test wants them, so the box stays complete (every
-card and building in exactly one place). They only rig a turn that has not started yet (no step
-taken), and reset the saved turn start so that `Undo` returns to the rigged position.
+of exactly these buildings). The rig helpers take a copy of the table (`Game.state`), move pieces
+from wherever they are to where the test wants them, so the box stays complete (every card and
+building in exactly one place), and set it up with `Game.rig`. That only works before the turn's
+first step, and makes the rigged position the turn's start, so `Undo` returns to it.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from engine import (
     Currency,
     Game,
     Options,
+    TableState,
     card_id,
     money_cards,
     new_game,
@@ -57,17 +58,7 @@ def ducat(value: int, copy: int = 0) -> int:
 # --- rigging ------------------------------------------------------------------------------------
 
 
-def _check_unstarted(g: Game) -> None:
-    assert not g.turn_actions, "rig a position only before the turn's first step"
-
-
-def _resync(g: Game) -> None:
-    """The rigged position becomes the start of the current turn (what `Undo` goes back to)."""
-    g._turn_start = g._s.copy()
-
-
-def _pull_card(g: Game, c: int) -> None:
-    s = g._s
+def _pull_card(s: TableState, c: int) -> None:
     for place in (s.deck, s.discard, s.pool, *s.hands):
         if c in place:
             place.remove(c)
@@ -75,8 +66,7 @@ def _pull_card(g: Game, c: int) -> None:
     raise AssertionError(f"card {c} is nowhere in the game")
 
 
-def _pull_building(g: Game, tile: int) -> None:
-    s = g._s
+def _pull_building(s: TableState, tile: int) -> None:
     places: list[list[int]] = [s.supply, s.pending, *s.reserves]
     if s.dirk is not None:
         places.append(s.dirk)
@@ -97,107 +87,100 @@ def _pull_building(g: Game, tile: int) -> None:
 
 def set_hand(g: Game, seat: int, cards: Iterable[int]) -> None:
     """Seat `seat` holds exactly `cards`; its old cards go to the discard pile."""
-    _check_unstarted(g)
-    s = g._s
+    s = g.state
     cards = list(cards)
     for c in cards:
-        _pull_card(g, c)
+        _pull_card(s, c)
     s.discard.extend(s.hands[seat])
     s.hands[seat] = cards
-    _resync(g)
+    g.rig(s)
 
 
 def set_pool(g: Game, cards: Iterable[int]) -> None:
     """The money pool holds exactly `cards`; its old cards go to the discard pile."""
-    _check_unstarted(g)
-    s = g._s
+    s = g.state
     cards = list(cards)
     for c in cards:
-        _pull_card(g, c)
+        _pull_card(s, c)
     s.discard.extend(s.pool)
     s.pool = cards
-    _resync(g)
+    g.rig(s)
 
 
 def set_market(g: Game, tiles: Iterable[int | None]) -> None:
     """The market holds exactly `tiles` (slot 1 first); its old buildings go back to the supply
     bottom (drawn last)."""
-    _check_unstarted(g)
-    s = g._s
+    s = g.state
     tiles = list(tiles)
     assert len(tiles) == 4
     old = [t for t in s.market if t is not None and t not in tiles]
     for t in tiles:
         if t is not None:
-            _pull_building(g, t)
+            _pull_building(s, t)
     for t in old:
         if t in s.market:
             s.market[s.market.index(t)] = None
     s.supply[:0] = old
     s.market = tiles
-    _resync(g)
+    g.rig(s)
 
 
-def _replace(g: Game, current: Iterable[int], wanted: Iterable[int]) -> None:
+def _replace(s: TableState, current: Iterable[int], wanted: Iterable[int]) -> None:
     """Pull the wanted buildings not already in place; put the unwanted ones back in the supply
     bottom (drawn last)."""
     current, wanted = list(current), list(wanted)
     for t in wanted:
         if t not in current:
-            _pull_building(g, t)
-    g._s.supply[:0] = [t for t in current if t not in wanted]
+            _pull_building(s, t)
+    s.supply[:0] = [t for t in current if t not in wanted]
 
 
 def set_alhambra(g: Game, seat: int, tiles: Mapping[Cell, int]) -> None:
     """Seat `seat`'s Alhambra holds exactly `tiles` (plus the fountain)."""
-    _check_unstarted(g)
-    s = g._s
+    s = g.state
     current = list(s.alhambras[seat].tiles.values())
     s.alhambras[seat] = Alhambra(g.options.holes)
-    _replace(g, current, tiles.values())
+    _replace(s, current, tiles.values())
     s.alhambras[seat] = Alhambra.from_tiles(tiles, g.options.holes)
     assert s.alhambras[seat].problems() == [], "a rigged Alhambra must be legal"
-    _resync(g)
+    g.rig(s)
 
 
 def set_reserve(g: Game, seat: int, tiles: Iterable[int]) -> None:
-    _check_unstarted(g)
-    s = g._s
+    s = g.state
     tiles = list(tiles)
     current, s.reserves[seat] = s.reserves[seat], []
-    _replace(g, current, tiles)
+    _replace(s, current, tiles)
     s.reserves[seat] = tiles
-    _resync(g)
+    g.rig(s)
 
 
 def set_dirk(g: Game, tiles: Iterable[int]) -> None:
-    _check_unstarted(g)
-    s = g._s
+    s = g.state
     assert s.dirk is not None
     tiles = list(tiles)
     current, s.dirk = s.dirk, []
-    _replace(g, current, tiles)
+    _replace(s, current, tiles)
     s.dirk = tiles
-    _resync(g)
+    g.rig(s)
 
 
 def set_supply(g: Game, tiles: Iterable[int]) -> None:
     """The supply holds exactly `tiles` (the last is drawn first); the rest of the supply is set
     aside as if it had never been in the box (only for end-of-game tests)."""
-    _check_unstarted(g)
-    s = g._s
+    s = g.state
     tiles = list(tiles)
     for t in tiles:
         if t not in s.supply:
-            _pull_building(g, t)
+            _pull_building(s, t)
     s.supply = tiles
-    _resync(g)
+    g.rig(s)
 
 
 def put_on_deck(g: Game, cards: Iterable[int]) -> None:
     """Put `cards` on top of the money deck, the first drawn first (scoring cards allowed)."""
-    _check_unstarted(g)
-    s = g._s
+    s = g.state
+    cards = list(cards)
     for c in cards:
         if c in SCORING_CARDS:
             if c in s.deck:
@@ -205,20 +188,20 @@ def put_on_deck(g: Game, cards: Iterable[int]) -> None:
             elif c in s.scoring_aside:
                 s.scoring_aside.remove(c)
         else:
-            _pull_card(g, c)
-    s.deck.extend(reversed(list(cards)))
-    _resync(g)
+            _pull_card(s, c)
+    s.deck.extend(reversed(cards))
+    g.rig(s)
 
 
 def set_scores(g: Game, scores: Iterable[int]) -> None:
-    _check_unstarted(g)
-    g._s.scores = list(scores)
-    _resync(g)
+    s = g.state
+    s.scores = list(scores)
+    g.rig(s)
 
 
 def unclaimed(g: Game) -> tuple[int, ...]:
     """Market buildings nobody received at the end of the game."""
-    return tuple(g._s.unclaimed)
+    return tuple(g.state.unclaimed)
 
 
 # --- where every piece is -----------------------------------------------------------------------
@@ -226,7 +209,7 @@ def unclaimed(g: Game) -> tuple[int, ...]:
 
 def card_places(g: Game) -> Counter[int]:
     """How often each money or scoring card appears across all the places a card can be."""
-    s = g._s
+    s = g.state
     found: Counter[int] = Counter()
     for place in (s.deck, s.discard, s.pool, s.scoring_aside, *s.hands):
         found.update(place)
@@ -240,7 +223,7 @@ def expected_cards(players: int) -> Counter[int]:
 def building_places(g: Game) -> Counter[int]:
     """How often each building appears across supply, market, Alhambras, reserves, pending,
     buildings waiting for a final placement, Dirk and the unclaimed ones."""
-    s = g._s
+    s = g.state
     found: Counter[int] = Counter()
     found.update(s.supply)
     found.update(t for t in s.market if t is not None)

@@ -127,7 +127,7 @@ def candidate_actions(g: Game, rng: random.Random, n: int) -> list[Any]:
 def check_pieces(g: Game, players: int) -> None:
     """Every card and every building in exactly one place (sorted lists: this runs after every
     action, and comparing Counters is slow)."""
-    s = g._s
+    s = g.state
     cards = [*s.deck, *s.discard, *s.pool, *s.scoring_aside]
     for hand in s.hands:
         cards += hand
@@ -287,12 +287,12 @@ def play(data, players: int, seed: int, holes: str) -> tuple[Game, list]:
 
         check_pieces(g, players)
         if isinstance(action, REBUILDS):
-            assert g._s.alhambras[seat].problems() == []
+            assert g.alhambra(seat).problems() == []
         assert all(new >= old for new, old in zip(g.scores, scores, strict=True))
         scores = g.scores
 
         if steps % SAMPLE_EVERY == 0 and not g.is_over:
-            for a in g._s.alhambras:
+            for a in g.state.alhambras:
                 assert a.problems() == []
             text = g.to_json()
             restored = Game.from_json(text)
@@ -329,7 +329,7 @@ def test_random_complete_games_keep_every_invariant(data, players, seed, holes):
     assert g.ranks is not None and g.winners and min(g.ranks) == 1
     best = max(g.scores)
     assert g.winners == tuple(s for s in range(players) if g.scores[s] == best)
-    for a in g._s.alhambras:
+    for a in g.state.alhambras:
         assert a.problems() == []
     # Expensive checks at the end: JSON, replay, views, a refused action.
     text = g.to_json()

@@ -233,11 +233,11 @@ def test_skip_discards_the_turn_and_moves_on():
 
 def _empty_the_deck(g) -> None:
     """Move the whole money deck to the discard pile (scoring cards set aside as if drawn)."""
-    s = g._s
+    s = g.state
     s.discard.extend(c for c in s.deck if c < 108)
     s.scoring_aside.extend(c for c in s.deck if c >= 108)
     s.deck = []
-    g._turn_start = s.copy()
+    g.rig(s)
 
 
 def test_the_spent_money_is_reshuffled_when_the_deck_runs_out():
@@ -258,11 +258,11 @@ def test_the_spent_money_is_reshuffled_when_the_deck_runs_out():
 
 def test_with_no_money_left_at_all_the_pool_stays_short():
     g, seat = rigged()
-    s = g._s
+    s = g.state
     s.scoring_aside.extend(c for c in s.deck if c >= 108)
     s.hands[(seat + 1) % 3].extend(c for c in s.deck + s.discard if c < 108)
     s.deck, s.discard = [], []
-    g._turn_start = s.copy()
+    g.rig(s)
     g.apply(TakeMoney((crown(1), dirham(2))))
     events = g.apply(EndTurn())
     assert not any(isinstance(e, PoolRefilled | DeckReshuffled) for e in events)

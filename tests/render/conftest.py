@@ -24,7 +24,7 @@ def _decode(png: bytes) -> Image.Image:
 
 @pytest.fixture
 def decode():
-    """Decode a PNG after checking the size limits."""
+    """Decode a PNG after checking the limits every picture must respect (see `_decode`)."""
     return _decode
 
 

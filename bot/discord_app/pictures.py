@@ -55,5 +55,7 @@ async def panel_file(
     view: SeatView, spec: PanelSpec, name: str, locale: str
 ) -> discord.File | None:
     """The panel's picture of the Alhambra with the legal cells labelled, if it has one."""
+    if spec.picture is None:  # most panels: no worker thread needed
+        return None
     png = await asyncio.to_thread(panel_picture, view, spec, name, locale)
     return None if png is None else _file(png, ALHAMBRA_FILE)

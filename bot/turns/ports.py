@@ -8,7 +8,7 @@ each adapter (and each test) brings its own implementation.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from datetime import datetime
 from enum import Enum
 from typing import Any, Protocol
@@ -63,5 +63,3 @@ class Messenger(Protocol):
 
 #: Looks at the timers again now (one was added or moved sooner).
 Wake = Callable[[], None]
-#: Waits until the adapter is ready to talk (Discord's connection).
-Ready = Callable[[], Awaitable[object]]

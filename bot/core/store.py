@@ -15,6 +15,7 @@ Why it looks like this:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import sqlite3
@@ -669,7 +670,7 @@ class Store:
     async def write(self) -> AsyncIterator[Tx]:
         """One write transaction: committed if the block succeeds, rolled back if it raises."""
         async with self._lock:
-            await self.conn.execute("BEGIN IMMEDIATE")
+            await self._begin("BEGIN IMMEDIATE")
             try:
                 yield Tx(self.conn)
                 await self.conn.execute("COMMIT")
@@ -677,6 +678,21 @@ class Store:
                 if self.conn.in_transaction:
                     await self.conn.execute("ROLLBACK")
                 raise
+
+    async def _begin(self, statement: str) -> None:
+        """Open a transaction, and never leave one open behind a cancelled task: the statement
+        runs on aiosqlite's thread even if the awaiting task is cancelled, so a cancellation lets
+        it finish and rolls it back before passing on (otherwise every later transaction on this
+        connection fails with "cannot start a transaction within a transaction")."""
+        started = asyncio.ensure_future(self.conn.execute(statement))
+        try:
+            await asyncio.shield(started)
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):
+                await started
+                if self.conn.in_transaction:
+                    await self.conn.execute("ROLLBACK")
+            raise
 
     @asynccontextmanager
     async def peek(self) -> AsyncIterator[Tx]:
@@ -689,7 +705,7 @@ class Store:
     async def read(self) -> AsyncIterator[Tx]:
         """A consistent view of the database for several queries."""
         async with self._lock:
-            await self.conn.execute("BEGIN")
+            await self._begin("BEGIN")
             try:
                 yield Tx(self.conn)
             finally:

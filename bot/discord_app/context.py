@@ -82,6 +82,7 @@ class BaseBot(commands.Bot):
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(_log_failure)
         return task
 
     @contextlib.contextmanager
@@ -111,6 +112,12 @@ class BaseBot(commands.Bot):
             await asyncio.sleep(0.01)
             if self._quiet.is_set() and not self._tasks:
                 return
+
+
+def _log_failure(task: asyncio.Task[None]) -> None:
+    """Background work that failed says so in the log (asyncio would only complain at exit)."""
+    if not task.cancelled() and (error := task.exception()) is not None:
+        log.error("background task %s failed", task.get_name(), exc_info=error)
 
 
 def bot_of(interaction: discord.Interaction) -> BaseBot:

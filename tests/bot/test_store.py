@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from pathlib import Path
 
@@ -115,3 +116,26 @@ async def test_seat_rows_must_describe_a_human_or_a_computer(store: Store) -> No
         await store.conn.execute(
             "INSERT INTO seats VALUES (2, 0, NULL, 'computer', NULL, 'easy', 'x', 0)"
         )
+
+
+async def test_a_transaction_cancelled_while_it_begins_leaves_none_open(store: Store) -> None:
+    """A task cancelled during BEGIN must not leave the shared connection inside a transaction
+    (every later transaction would fail)."""
+    for delay in range(12):
+        for begin in (store.read, store.write):
+
+            async def hold(begin=begin) -> None:
+                async with begin() as tx:
+                    await tx.rows("SELECT 1")
+
+            task = asyncio.ensure_future(hold())
+            for _ in range(delay):
+                await asyncio.sleep(0)
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            assert not store.conn.in_transaction, (delay, begin.__name__)
+            async with store.write() as tx:  # and the connection still works
+                await tx.run(
+                    "INSERT OR REPLACE INTO bot_meta (key, value, updated_at) VALUES ('k', 'v', 0)"
+                )

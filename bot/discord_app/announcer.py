@@ -15,7 +15,7 @@ from ..core.service import GameService
 from ..text import i18n
 from ..text.present import results_lines, turn_lines, turn_summary
 from ..turns.ports import Spawn
-from .markup import PING_USERS
+from .markup import inert, pinging, public_names
 from .pictures import scores_file
 from .turn_message import turn_message
 
@@ -32,7 +32,7 @@ class ChannelAnnouncer:
 
     async def turn_over(self, result: ActResult, locale: str) -> None:
         game, state = result.game, result.state
-        names = game.names
+        names = public_names(game)
         channel = self.client.get_partial_messageable(game.channel_id)
         end = result.end_events
         public = state.view(None)
@@ -67,11 +67,11 @@ class ChannelAnnouncer:
     async def notice(
         self, game: GameInfo, locale: str, key: str, *, mention: int | None = None, **params: object
     ) -> None:
+        words = {k: inert(v) if isinstance(v, str) else v for k, v in params.items()}
         if mention is not None:
-            params["mention"] = f"<@{mention}>"
-        allowed = PING_USERS if mention is not None else discord.AllowedMentions.none()
+            words["mention"] = f"<@{mention}>"
         channel = self.client.get_partial_messageable(game.channel_id)
-        await channel.send(i18n.t(locale, key, **params), allowed_mentions=allowed)
+        await channel.send(i18n.t(locale, key, **words), allowed_mentions=pinging(mention))
 
 
 async def retire(client: discord.Client, ref: tuple[int, int]) -> None:

@@ -26,7 +26,7 @@ import discord
 from discord.ext import commands
 
 from ..config import Settings
-from ..core.errors import GuildOnly, ServiceError
+from ..core.errors import GuildOnly, NoGameHere, ServiceError
 from ..core.records import GameInfo
 from ..core.results import ViewResult
 from ..core.service import GameService
@@ -114,6 +114,15 @@ class BaseBot(commands.Bot):
                 return
 
 
+#: Discord refuses a message whose text is longer.
+MESSAGE_LIMIT = 2000
+
+
+def bounded(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """`text` cut to fit a message, with an ellipsis where it was cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _log_failure(task: asyncio.Task[None]) -> None:
     """Background work that failed says so in the log (asyncio would only complain at exit)."""
     if not task.cancelled() and (error := task.exception()) is not None:
@@ -149,10 +158,21 @@ async def current_game(interaction: discord.Interaction) -> GameInfo:
     return game
 
 
+def here(interaction: discord.Interaction, game: GameInfo) -> GameInfo:
+    """The game, if the interaction comes from its own channel (or thread) and server. A
+    component's custom id names its game, but a forged one can come from anywhere: refused as
+    if there were no game here, so nothing of another channel's game is shown or changed."""
+    if interaction.channel_id != game.channel_id or interaction.guild_id != game.guild_id:
+        raise NoGameHere()
+    interaction.extras["game_id"] = game.id
+    return game
+
+
 async def my_view(interaction: discord.Interaction, game_id: int) -> ViewResult:
-    """What the interacting user may see of a game."""
-    interaction.extras["game_id"] = game_id
-    return await bot_of(interaction).service.view(game_id, interaction.user.id)
+    """What the interacting user may see of the game of this channel."""
+    result = await bot_of(interaction).service.view(game_id, interaction.user.id)
+    here(interaction, result.game)
+    return result
 
 
 async def reply(
@@ -163,10 +183,11 @@ async def reply(
     file: discord.File | None = None,
     view: discord.ui.View | None = None,
 ) -> None:
-    """Answer ephemerally, whether or not the interaction was already acknowledged."""
+    """Answer ephemerally, whether or not the interaction was already acknowledged. The text is
+    cut to Discord's 2,000 characters: a longer one would not be sent at all."""
     extra: dict[str, Any] = {}
     if content is not None:
-        extra["content"] = content
+        extra["content"] = bounded(content)
     if embed is not None:
         extra["embed"] = embed
     if file is not None:

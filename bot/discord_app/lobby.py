@@ -24,6 +24,7 @@ from .context import (
     user_locale,
 )
 from .lobby_message import announce_start, lobby_embed, lobby_view, refresh_lobby
+from .markup import inert
 from .pictures import table_file
 from .translator import T
 
@@ -184,7 +185,7 @@ class LobbyCommands(commands.Cog):
             game = await self.bot.service.abandon(game.id, interaction.user.id, is_manager=manager)
             locale = channel_locale(interaction)
             await interaction.response.send_message(
-                i18n.t(locale, "reply.abandoned", name=interaction.user.display_name),
+                i18n.t(locale, "reply.abandoned", name=inert(interaction.user.display_name)),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             if was_lobby:

@@ -16,7 +16,8 @@ import discord
 from ..core.records import GameInfo
 from ..core.results import StartResult
 from ..text import i18n
-from .context import BaseBot, bot_of, channel_locale, handling
+from .context import BaseBot, bot_of, channel_locale, handling, here
+from .markup import public_names
 from .turn_message import turn_message
 
 log = logging.getLogger("alhambra.lobby")
@@ -71,7 +72,7 @@ def closed_embed(game: GameInfo, locale: str, key: str) -> discord.Embed:
 
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"alh:lobby:(?P<game>\d+):(?P<version>\d+):(?P<op>join|leave|start)",
+    template=r"alh:lobby:(?P<game>\d{1,18}):(?P<version>\d{1,18}):(?P<op>join|leave|start)",
 ):
     """One lobby button; what it does is `lobby_button_clicked`."""
 
@@ -140,26 +141,29 @@ async def announce_start(interaction: discord.Interaction, started: StartResult)
     bot = bot_of(interaction)
     game = started.game
     locale = channel_locale(interaction)
-    order = ", ".join(f"{i + 1}. {name}" for i, name in enumerate(game.names))
+    order = ", ".join(f"{i + 1}. {name}" for i, name in enumerate(public_names(game)))
     message = await turn_message(
         game, started.state.view(None), locale, intro=i18n.t(locale, "game.started", order=order)
     )
-    sent = await interaction.followup.send(
-        message.content,
-        embed=message.embed,
-        file=message.file,
-        view=message.view,
-        allowed_mentions=message.allowed_mentions,
-        wait=True,
-    )
-    await bot.service.remember_message(game.id, "turn", sent.channel.id, sent.id)
+    try:
+        sent = await interaction.followup.send(
+            message.content,
+            embed=message.embed,
+            file=message.file,
+            view=message.view,
+            allowed_mentions=message.allowed_mentions,
+            wait=True,
+        )
+        await bot.service.remember_message(game.id, "turn", sent.channel.id, sent.id)
+    except discord.HTTPException:  # the game has started all the same: it must not stall
+        log.exception("could not post the first turn message of game %s", game.id)
     await bot.flow.game_started(game.id, locale)
 
 
 async def lobby_button_clicked(interaction: discord.Interaction, game_id: int, op: LobbyOp) -> None:
-    interaction.extras["game_id"] = game_id
     async with handling(interaction, f"lobby:{op}"):
         service = bot_of(interaction).service
+        here(interaction, await service.game(game_id))
         locale = channel_locale(interaction)
         user = interaction.user
         if op == "join":

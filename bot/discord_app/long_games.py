@@ -35,7 +35,7 @@ from .context import (
     reply,
     user_locale,
 )
-from .markup import jump_link, place_of, stamp, turn_link
+from .markup import inert, jump_link, place_of, stamp, turn_link
 from .translator import T
 
 HOUR = 3600
@@ -246,7 +246,7 @@ class AsyncCommands(commands.Cog):
                     raise BadSetting(i18n.t(mine, "error.unknown_player", name=player))
             outcome = await self.bot.service.vote(game.id, interaction.user.id, motion, seat)
             locale = channel_locale(interaction)
-            voter = interaction.user.display_name
+            voter = inert(interaction.user.display_name)
             quiet = discord.AllowedMentions.none()
             if outcome.passed and outcome.target is None:
                 await interaction.response.send_message(
@@ -255,7 +255,7 @@ class AsyncCommands(commands.Cog):
                 await self._retire_turn_message(game.id)
             elif outcome.passed and outcome.target is not None:
                 await interaction.response.send_message(
-                    i18n.t(locale, "vote.handed_over", name=outcome.target.name),
+                    i18n.t(locale, "vote.handed_over", name=inert(outcome.target.name)),
                     allowed_mentions=quiet,
                 )
                 await self.bot.flow.seat_handed_over(game.id, locale)
@@ -263,7 +263,7 @@ class AsyncCommands(commands.Cog):
                 what = (
                     i18n.t(locale, "vote.motion.abandon")
                     if outcome.target is None
-                    else i18n.t(locale, "vote.motion.hand_over", name=outcome.target.name)
+                    else i18n.t(locale, "vote.motion.hand_over", name=inert(outcome.target.name))
                 )
                 await interaction.response.send_message(
                     i18n.t(

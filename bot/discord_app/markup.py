@@ -43,8 +43,21 @@ def mention_of(game: GameInfo, seat: int | None) -> str:
     player = next((s for s in game.seats if s.seat == seat), None) if seat is not None else None
     if player is None:
         return ""
-    return f"<@{player.user_id}>" if player.user_id is not None else f"**{player.name}**"
+    return f"<@{player.user_id}>" if player.user_id is not None else f"**{inert(player.name)}**"
 
 
-#: Mentions that may ping: users only, never roles or everyone.
-PING_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
+def inert(text: str) -> str:
+    """A player's text (a display name) shown as typed but unable to mention anyone."""
+    return discord.utils.escape_mentions(text)
+
+
+def public_names(game: GameInfo) -> list[str]:
+    """The players' names in turn order, for public messages: a name that looks like a
+    mention stays text."""
+    return [inert(name) for name in game.names]
+
+
+def pinging(*user_ids: int | None) -> discord.AllowedMentions:
+    """Allowed mentions that ping exactly these users (nobody else, whatever the text says)."""
+    users = [discord.Object(u) for u in user_ids if u is not None]
+    return discord.AllowedMentions(users=users, roles=False, everyone=False, replied_user=False)

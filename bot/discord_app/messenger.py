@@ -15,7 +15,7 @@ from ..core.service import GameService
 from ..text import i18n
 from ..text.present import since_last_turn
 from ..turns.ports import Delivery
-from .markup import PING_USERS, place_of, stamp, turn_link
+from .markup import pinging, place_of, stamp, turn_link
 from .pictures import table_file
 
 log = logging.getLogger("alhambra.notify")
@@ -74,7 +74,7 @@ class DiscordMessenger:
         text = i18n.t(locale, "notify.nudge", mention=f"<@{user_id}>", link=link)
         try:
             channel = self.client.get_partial_messageable(game.channel_id)
-            await channel.send(text, allowed_mentions=PING_USERS)
+            await channel.send(text, allowed_mentions=pinging(user_id))
         except discord.HTTPException as exc:
             log.warning("could not mention user %s in game %s: %s", user_id, game.id, exc)
             return False

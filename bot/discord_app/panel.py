@@ -32,7 +32,7 @@ STYLES: dict[Tone, discord.ButtonStyle] = {
 
 class PanelButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"alh:b:(?P<game>\d+):(?P<version>\d+):(?P<value>[af][\w~-]+)",
+    template=r"alh:b:(?P<game>\d{1,18}):(?P<version>\d{1,18}):(?P<value>[af][a-z0-9~-]{1,40})",
 ):
     def __init__(
         self, game_id: int, version: int, value: str, label: str = "…", tone: Tone = Tone.SECONDARY
@@ -62,7 +62,7 @@ class PanelButton(
 
 class PanelSelect(
     discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
-    template=r"alh:s:(?P<game>\d+):(?P<version>\d+):(?P<menu>[\w~-]+)",
+    template=r"alh:s:(?P<game>\d{1,18}):(?P<version>\d{1,18}):(?P<menu>[a-z0-9~-]{1,40})",
 ):
     def __init__(
         self,

@@ -18,8 +18,8 @@ from engine import SeatView
 from ..core.errors import InvalidRequest, Outdated
 from ..core.records import GameInfo
 from ..text import i18n
-from .context import bot_of, handling, my_view, reply, user_locale
-from .markup import PING_USERS, mention_of
+from .context import bot_of, handling, here, my_view, reply, user_locale
+from .markup import mention_of, pinging, public_names
 from .panel import open_panel, selected
 from .pictures import TABLE_FILE, alhambra_file, table_file
 from .replies import show_hand, show_log
@@ -31,7 +31,7 @@ TURN_OPS: tuple[TurnOp, ...] = ("take", "buy", "redesign", "hand", "board", "log
 
 class TurnButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"alh:t:(?P<game>\d+):(?P<version>\d+):(?P<op>take|buy|redesign|hand|board|log)",
+    template=r"alh:t:(?P<game>\d{1,18}):(?P<version>\d{1,18}):(?P<op>take|buy|redesign|hand|board|log)",
 ):
     STYLES: dict[str, discord.ButtonStyle] = {
         "take": discord.ButtonStyle.primary,
@@ -67,7 +67,7 @@ class TurnButton(
 
 class BoardSelect(
     discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
-    template=r"alh:v:(?P<game>\d+):board",
+    template=r"alh:v:(?P<game>\d{1,18}):board",
 ):
     """Anyone may look at any player's Alhambra."""
 
@@ -95,14 +95,14 @@ class BoardSelect(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = selected(interaction)
-        seat = int(values[0]) if values and values[0].isdigit() else -1
+        seat = values[0] if values else ""
         await board_selected(interaction, self.game_id, seat)
 
 
 async def turn_button_clicked(interaction: discord.Interaction, game_id: int, op: TurnOp) -> None:
     async with handling(interaction, f"turn:{op}"):
-        interaction.extras["game_id"] = game_id
         bot = bot_of(interaction)
+        here(interaction, await bot.service.game(game_id))
         current = await bot.service.message_ref(game_id, "turn")
         if interaction.message is not None and (
             current is None or current[1] != interaction.message.id
@@ -122,10 +122,11 @@ async def turn_button_clicked(interaction: discord.Interaction, game_id: int, op
             await show_log(interaction, game_id)
 
 
-async def board_selected(interaction: discord.Interaction, game_id: int, seat: int) -> None:
+async def board_selected(interaction: discord.Interaction, game_id: int, value: str) -> None:
     async with handling(interaction, "board"):
         result = await my_view(interaction, game_id)
         names = result.game.names
+        seat = int(value) if value.isascii() and value.isdigit() and len(value) == 1 else -1
         if not 0 <= seat < len(names):
             raise InvalidRequest()
         picture = await alhambra_file(result.view, seat, names[seat], user_locale(interaction))
@@ -147,15 +148,16 @@ class TurnMessage:
     embed: discord.Embed
     file: discord.File
     view: discord.ui.View
-    allowed_mentions: discord.AllowedMentions = PING_USERS
+    allowed_mentions: discord.AllowedMentions
 
 
 async def turn_message(
     game: GameInfo, public: SeatView, locale: str, *, intro: str | None = None
 ) -> TurnMessage:
     """The message opening the turn of `public` (a spectator's view of the game)."""
-    names = game.names
+    names = public_names(game)
     seat = public.current_seat
+    player = game.at_seat(seat) if seat is not None else None
     embed = discord.Embed(colour=TURN_COLOUR)
     lines = [intro] if intro else []
     if seat is not None:
@@ -169,4 +171,5 @@ async def turn_message(
         embed=embed,
         file=await table_file(public, names, locale),
         view=turn_buttons(game, locale),
+        allowed_mentions=pinging(player.user_id if player is not None else None),
     )

@@ -73,8 +73,19 @@ class TurnFlow:
         return result
 
     async def turn_over(self, result: ActResult, locale: str) -> None:
-        """Tell the table about a finished turn, then arm the timers of the next one."""
-        await self.announcer.turn_over(result, locale)
+        """Tell the table about a finished turn, then arm the timers of the next one.
+
+        The move is saved before this runs, so what follows it must not depend on the world
+        accepting a message: an announcement that fails is logged, and the timers and the
+        computer players go on (the next player still gets their turn DM and reminders)."""
+        try:
+            await self.announcer.turn_over(result, locale)
+        except Exception:
+            log.exception(
+                "could not announce the end of turn of game %s (version %s is saved)",
+                result.game.id,
+                result.version,
+            )
         if self.reminders is not None:
             await self.reminders.turn_started(result.game.id, locale)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import mimetypes
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -301,6 +302,17 @@ class Message:
     deleted: bool = False
     #: Earlier versions (content, embeds, components) before each edit, oldest first.
     history: list[dict[str, Any]] = field(default_factory=list)
+    #: The allowed_mentions the message was created with (None: Discord's default, ping all).
+    allowed_mentions: dict[str, Any] | None = None
+
+    def pinged(self) -> set[int]:
+        """The users Discord would notify for this message: user mentions in its content,
+        filtered by allowed_mentions as Discord filters them."""
+        mentioned = {int(m) for m in re.findall(r"<@!?(\d+)>", self.content)}
+        allowed = self.allowed_mentions
+        if allowed is None or "users" in (allowed.get("parse") or []):
+            return mentioned
+        return mentioned & {int(u) for u in allowed.get("users") or []}
 
     @property
     def ephemeral(self) -> bool:

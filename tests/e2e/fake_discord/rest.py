@@ -389,6 +389,7 @@ class RestApi:
             attachments=self._attachments([], body, record, creating=True),
             flags=flags | (EPHEMERAL if ephemeral else 0),
             type=type,
+            allowed_mentions=body.get("allowed_mentions"),
         )
         if interaction is not None:
             message.interaction_id = interaction.id

@@ -523,6 +523,21 @@ class FakeDiscord:
         result = self._interaction(MESSAGE_COMPONENT, user, message.channel, data, source=message)
         return await self._send(result, settle=settle, timeout=timeout)
 
+    async def forge(
+        self,
+        user: User,
+        channel: Channel,
+        data: dict[str, Any],
+        *,
+        source: Message | None = None,
+        settle: bool = True,
+        timeout: float | None = None,
+    ) -> InteractionResult:
+        """Send a component interaction Discord's own checks would stop (a custom id or value
+        not on the message, from another channel or server): apps must check it themselves."""
+        result = self._interaction(MESSAGE_COMPONENT, user, channel, data, source=source)
+        return await self._send(result, settle=settle, timeout=timeout)
+
     async def submit_modal(
         self,
         user: User,

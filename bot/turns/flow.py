@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from typing import Any
 
 from engine import Action, EndTurn, Skip
@@ -47,7 +48,10 @@ class TurnFlow:
         self.announcer = announcer
         self.reminders = reminders
         self._spawn = spawn
-        self._computer_locks: dict[int, asyncio.Lock] = {}
+        #: one driver of computer players per game; a lock lives only while someone holds it
+        self._computer_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
 
     async def act(
         self,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from datetime import datetime
 
 from ..core.records import GameInfo, SeatInfo, TimerKind, TimerRow
@@ -40,7 +41,8 @@ class Reminders:
         self._spawn = spawn
         #: set by the timer dispatcher's owner: look at the timers again after arming some
         self.wake: Wake | None = None
-        self._locks: dict[int, asyncio.Lock] = {}
+        #: one arming at a time per game; a lock lives only while someone holds it
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     async def turn_started(self, game_id: int, locale: str) -> None:
         """A turn was just shown: arm its reminder and deadline timers, and DM the player (in

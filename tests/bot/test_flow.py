@@ -4,6 +4,7 @@ was asked to tell, on a real SQLite store."""
 from __future__ import annotations
 
 import asyncio
+import gc
 from collections.abc import Coroutine
 from typing import Any
 
@@ -167,3 +168,18 @@ async def test_the_log_walk_drops_undone_steps(service: GameService) -> None:
     assert len(turns) == 1 and turns[0].seat == player.seat
     assert [e.cards for e in turns[0].steps] == [second.cards]  # type: ignore[union-attr]  # a MoneyTaken
     assert isinstance(turns[0].end[0], TurnEnded)
+
+
+async def test_per_game_locks_do_not_pile_up(service: GameService) -> None:
+    """A bot runs for weeks: the lock of a game nobody is driving any more is let go."""
+    flow = TurnFlow(service, RecordingAnnouncer())
+    games = [await started(service, humans=1, computers=1, channel=c) for c in range(1, 21)]
+
+    def locks() -> int:
+        gc.collect()
+        return sum(isinstance(o, asyncio.Lock) for o in gc.get_objects())
+
+    before = locks()
+    for game in games:
+        await flow.play_computers(game.id, "en")
+    assert locks() <= before + 1

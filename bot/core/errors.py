@@ -100,6 +100,16 @@ class AlreadyVoted(InvalidRequest):
     default = "You have already voted for that."
 
 
+class NotSilent(InvalidRequest):
+    """A hand-over vote about a player who has not gone silent."""
+
+    code = "not_silent"
+    default = (
+        "That player is not silent: a seat goes to a computer player only after its player "
+        "missed a turn deadline or let their turn wait for 48 hours."
+    )
+
+
 class BadCode(ServiceError):
     """A typed code (cards, a cell, a building) that cannot be read."""
 

@@ -22,7 +22,7 @@ import sqlite3
 import unicodedata
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -59,6 +59,7 @@ from .errors import (
     NotAPlayer,
     NotEnoughPlayers,
     NotHost,
+    NotSilent,
     NotYourTurn,
     Outdated,
 )
@@ -698,6 +699,12 @@ class GameService:
                     raise InvalidRequest("Name a human player of this game.")
                 if target.user_id == user_id:
                     raise InvalidRequest("You cannot vote on your own seat.")
+                if not await _silent(tx, game, target, self._now()):
+                    raise NotSilent(
+                        f"{target.name} is not silent: a seat goes to a computer player only "
+                        "after its player missed a turn deadline or let their turn wait for "
+                        f"{SILENT_AFTER.days * 24} hours."
+                    )
                 humans = [s for s in humans if s is not target]
             key = -1 if target is None or target.seat is None else target.seat
             electorate = {s.user_id for s in humans}
@@ -791,6 +798,26 @@ def _actor(game: GameInfo, user_id: int | None, seat: int | None, stand_in: bool
     elif player is None or not player.is_computer:
         raise NotAPlayer(f"Seat {seat} is not played by the computer.")
     return player
+
+
+#: A player whose current turn has waited this long may be voted out of their seat.
+SILENT_AFTER = timedelta(hours=48)
+
+
+async def _silent(tx: Tx, game: GameInfo, target: SeatInfo, now: datetime) -> bool:
+    """Whether a hand-over vote may be about `target`: they missed a turn deadline and have not
+    moved since, or it is their turn and it has waited `SILENT_AFTER`. Votes alone are not
+    enough: in a two-person game one vote would otherwise replace the other person at will."""
+    assert target.seat is not None and target.user_id is not None
+    missed = await tx.missed_streak(game.id, target.seat)
+    if missed is not None:
+        last = await tx.last_action_by(game.id, target.user_id)
+        if last is None or last[0] <= missed[1]:
+            return True
+    started = game.turn_started_at
+    return (
+        game.current_seat == target.seat and started is not None and now - started >= SILENT_AFTER
+    )
 
 
 DEADLINE_POLICIES: tuple[str, ...] = ("computer", "skip", "wait")

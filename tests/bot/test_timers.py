@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from service_helpers import add_timer
 
-from bot.core.errors import AlreadyVoted, IllegalMove, InvalidRequest
+from bot.core.errors import AlreadyVoted, IllegalMove, InvalidRequest, NotSilent
 from bot.core.records import DeadlineRules, NotifySettings, TimerRow
 from bot.core.service import GameService
 from bot.core.store import Store
@@ -263,6 +263,7 @@ async def test_a_majority_of_human_players_decides_a_vote(service) -> None:
     game_id = await running_game(service, humans=4)
     target = (await service.game(game_id)).at_seat(3).user_id
     first_voter, second_voter = [u for u in (1, 2, 3, 4) if u != target][:2]
+    await service.record_missed_deadline(game_id, 3)  # the evidence a hand-over needs
     first = await service.vote(game_id, first_voter, "hand_over", 3)
     assert (first.votes, first.needed, first.passed) == (1, 2, False)  # 3 others decide
     with pytest.raises(AlreadyVoted):
@@ -275,6 +276,36 @@ async def test_a_majority_of_human_players_decides_a_vote(service) -> None:
     assert (await service.game(game_id)).status == "active"
     assert (await service.vote(game_id, second_voter, "abandon")).passed
     assert (await service.game(game_id)).status == "abandoned"
+
+
+async def test_a_hand_over_needs_a_silent_player_not_only_votes(service, clock) -> None:
+    """In a two-person game one vote is a majority: without evidence of silence either player
+    could replace the other at will."""
+    game_id = await running_game(service, humans=2)
+    game = await service.game(game_id)
+    mover = game.current_player
+    other = next(s for s in game.seats if s is not mover)
+    assert mover is not None and mover.user_id is not None and other.user_id is not None
+    with pytest.raises(NotSilent):  # it is not even their turn
+        await service.vote(game_id, mover.user_id, "hand_over", other.seat)
+    with pytest.raises(NotSilent):  # their turn started a moment ago
+        await service.vote(game_id, other.user_id, "hand_over", mover.seat)
+    await service.record_missed_deadline(game_id, mover.seat)  # a missed deadline is evidence...
+    take = (await service.seat_view(game_id, mover.seat)).view.legal[0]
+    await service.act(game_id, mover.user_id, take, game.version)  # ...until they move again
+    with pytest.raises(NotSilent):
+        await service.vote(game_id, other.user_id, "hand_over", mover.seat)
+    assert (await service.game(game_id)).at_seat(mover.seat).user_id == mover.user_id
+    game = await service.game(game_id)
+    waiting = game.current_player
+    assert waiting is not None and waiting.user_id is not None
+    voter = next(s for s in game.seats if s.user_id != waiting.user_id)
+    clock.advance(timedelta(hours=47))
+    with pytest.raises(NotSilent):
+        await service.vote(game_id, voter.user_id, "hand_over", waiting.seat)
+    clock.advance(timedelta(hours=1))  # their turn has waited 48 hours
+    outcome = await service.vote(game_id, voter.user_id, "hand_over", waiting.seat)
+    assert outcome.passed and outcome.game.at_seat(waiting.seat).is_computer
 
 
 async def test_notify_settings_are_validated_and_changed_one_by_one(service) -> None:

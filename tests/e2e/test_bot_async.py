@@ -355,6 +355,7 @@ async def test_a_vote_hands_a_silent_players_seat_to_a_computer(
         await start(sim, channel, users)
         await bot.calm()
         silent, voters = to_play(db_path, channel, users)
+        clock.advance(timedelta(hours=48))  # their turn has waited: they are silent
         for voter in voters:
             result = await sim.slash(
                 voter, "alhambra vote", channel=channel, motion="hand_over", player=silent.name

@@ -361,6 +361,8 @@ class OfflineGame:
         if len(self._humans(game)) > 1 and self._last_human != user:
             self.console.ask(self.t("offline.pass_keyboard", name=current.name))
         self._last_human = user
+        if self.wait(self.flow.finish_automatic_turn(game.id, self.locale)) is not None:
+            return  # resumed after a stop between a move and its automatic end of turn
         viewed = self.wait(self.service.view(game.id, user))
         view = viewed.view
         names = game.names

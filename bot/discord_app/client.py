@@ -116,9 +116,12 @@ class AlhambraBot(BaseBot):
         self.spawn(self._resume_computers())
 
     async def _resume_computers(self) -> None:
-        """Computer players whose turn came while the bot was down play it now."""
+        """Computer players whose turn came while the bot was down play it now, and a turn left
+        waiting for a confirmation its player never wants to give is ended."""
         for game_id in await self.service.games_waiting_on_computers():
             self.flow.drive_computers(game_id, await self.service.game_locale(game_id))
+        for game_id in await self.service.games_waiting_on_humans():
+            await self.flow.finish_automatic_turn(game_id, await self.service.game_locale(game_id))
 
     async def close(self) -> None:
         try:

@@ -76,6 +76,23 @@ class TurnFlow:
             self.drive_computers(game_id, locale)
         return result
 
+    async def finish_automatic_turn(self, game_id: int, locale: str) -> ActResult | None:
+        """End the current turn if it only waits for a confirmation its player said they never
+        want to give: a stop between a move and the automatic end of its turn left it so."""
+        viewed = await self.service.view(game_id, None)
+        player = viewed.game.current_player
+        if viewed.view.phase != "confirm" or player is None or player.user_id is None:
+            return None
+        if not (await self.service.settings(player.user_id)).auto_end_turn:
+            return None
+        try:
+            result = await self.service.end_turn(game_id, player.user_id, viewed.game.version)
+        except ServiceError:  # the player (or another process) got there first
+            return None
+        await self.turn_over(result, locale)
+        self.drive_computers(game_id, locale)
+        return result
+
     async def turn_over(self, result: ActResult, locale: str) -> None:
         """Tell the table about a finished turn, then arm the timers of the next one.
 

@@ -183,3 +183,25 @@ async def test_per_game_locks_do_not_pile_up(service: GameService) -> None:
     for game in games:
         await flow.play_computers(game.id, "en")
     assert locks() <= before + 1
+
+
+async def test_a_turn_left_waiting_for_an_automatic_end_is_ended_on_resume(
+    service: GameService,
+) -> None:
+    """A stop between a move and its automatic end of turn leaves the turn waiting for a
+    confirmation the player never wants to give: resuming ends it."""
+    announcer = RecordingAnnouncer()
+    flow = TurnFlow(service, announcer)
+    game = await started(service)
+    player = game.current_player
+    assert player is not None and player.user_id is not None
+    assert await flow.finish_automatic_turn(game.id, "en") is None  # nothing to finish
+    moved = await service.act(game.id, player.user_id, await _take(service, game), 0)
+    assert moved.state.phase == "confirm"  # ...and then the process stopped
+    ended = await flow.finish_automatic_turn(game.id, "en")
+    assert ended is not None and ended.turn_ended and announcer.turns == [ended]
+    other = (await service.game(game.id)).current_player
+    assert other is not None and other.user_id is not None
+    await service.update_settings(other.user_id, auto_end_turn=False)
+    await service.act(game.id, other.user_id, await _take(service, await service.game(game.id)), 2)
+    assert await flow.finish_automatic_turn(game.id, "en") is None  # they want to confirm

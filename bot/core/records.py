@@ -14,7 +14,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 Status = Literal["lobby", "active", "finished", "abandoned"]
 SeatKind = Literal["human", "computer"]
-TimerKind = Literal["reminder", "deadline"]
+#: reminders and deadlines of a turn; `announce`: a finished turn the channel has not been told
+TimerKind = Literal["reminder", "deadline", "announce"]
 OPEN_STATUSES: tuple[Status, ...] = ("lobby", "active")
 DeadlinePolicy = Literal["computer", "skip", "wait"]
 VacationPolicy = Literal["pause", "continue"]

@@ -78,6 +78,8 @@ class LoggedTurn:
     seat: int
     steps: list[Event]
     end: list[Event]
+    #: the log entry (and game version) that ended it
+    seq: int
 
 
 @dataclass(frozen=True)
@@ -100,7 +102,8 @@ class GameLog:
             if ended is None:
                 steps.append(list(entry.events))
                 continue
-            out.append(LoggedTurn(ended.seat, [e for s in steps for e in s], list(entry.events)))
+            flat = [e for s in steps for e in s]
+            out.append(LoggedTurn(ended.seat, flat, list(entry.events), entry.seq))
             steps = []
         return out
 

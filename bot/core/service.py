@@ -329,6 +329,7 @@ class GameService:
             raise IllegalMove(str(exc)) from None
         now = self._now()
         started = any(isinstance(e, TurnStarted) for e in events)
+        ended = any(isinstance(e, TurnEnded) for e in events)
         async with self.store.write() as tx:
             saved = await tx.save_action(
                 game_id,
@@ -341,6 +342,7 @@ class GameService:
                 finished=state.is_over,
                 turn_started=started,
                 now=now,
+                announce_at=now + ANNOUNCE_GRACE if ended else None,
             )
             if not saved:
                 raise Outdated()
@@ -355,9 +357,41 @@ class GameService:
             ended_at=stamp if state.is_over else None,
             turn_started_at=stamp if started else game.turn_started_at,
         )
-        ended = any(isinstance(e, TurnEnded) for e in events)
         steps = steps_before if ended else state.turn_events
         return ActResult(info, player, move, events, info.version, state, steps)
+
+    # --- telling the channel ------------------------------------------------------------------
+
+    async def announced(self, game_id: int, version: int) -> None:
+        """The channel has been told about the game up to `version`."""
+        async with self.store.write() as tx:
+            await tx.announced(game_id, version)
+
+    async def announce_later(self, game_id: int, version: int, due: datetime) -> None:
+        """Telling the channel about the turn that ended at `version` failed: try again then."""
+        async with self.store.write() as tx:
+            game = await _need_game(tx, game_id)
+            if game.status in ("active", "finished"):
+                await tx.replace_announcement(game_id, version, due, self._now())
+
+    async def last_turn(self, game_id: int) -> ActResult | None:
+        """The game's last finished turn as its move reported it (what the channel is told),
+        rebuilt from the log; None before any turn ended."""
+        game_log = await self.log(game_id)
+        turns = game_log.turns()
+        if not turns:
+            return None
+        last = turns[-1]
+        entry = next(e for e in game_log.entries if e.seq == last.seq)
+        async with self.store.read() as tx:
+            game = await _need_game(tx, game_id)
+            snapshot = await tx.snapshot(game_id)
+        player = game.at_seat(entry.seat)
+        assert snapshot is not None and player is not None
+        state = Game.from_json(snapshot)
+        return ActResult(
+            game, player, entry.action, last.end, game.version, state, tuple(last.steps)
+        )
 
     # --- running games -------------------------------------------------------------------------
 
@@ -800,6 +834,8 @@ def _actor(game: GameInfo, user_id: int | None, seat: int | None, stand_in: bool
     return player
 
 
+#: How long a finished turn's announcement may take before the timer dispatcher tries again.
+ANNOUNCE_GRACE = timedelta(minutes=1)
 #: A player whose current turn has waited this long may be voted out of their seat.
 SILENT_AFTER = timedelta(hours=48)
 

@@ -48,6 +48,11 @@ _GAME_COLUMNS = (
 )
 
 
+#: Timers that still matter: those of running games, and the last announcement of a finished
+#: one (its results must reach the channel too).
+_LIVE_TIMER = "(g.status = 'active' OR (t.kind = 'announce' AND g.status = 'finished'))"
+
+
 class Tx:
     """The queries, run inside one transaction opened by `Store.read()` or `Store.write()`."""
 
@@ -250,8 +255,10 @@ class Tx:
         finished: bool,
         turn_started: bool,
         now: datetime,
+        announce_at: datetime | None = None,
     ) -> bool:
-        """Append an action and its snapshot if the game is still at `expected_version`.
+        """Append an action and its snapshot if the game is still at `expected_version`; with
+        `announce_at`, record in the same transaction that the turn it ended must be told.
 
         Returns False (and changes nothing) when another request got there first.
         """
@@ -281,8 +288,28 @@ class Tx:
             (game_id, expected_version + 1, seat, user_id, action, ms),
         )
         if finished:
-            await self.run("DELETE FROM timers WHERE game_id = ?", (game_id,))
+            await self.run(
+                "DELETE FROM timers WHERE game_id = ? AND kind != 'announce'", (game_id,)
+            )
+        if announce_at is not None:
+            await self.replace_announcement(game_id, expected_version + 1, announce_at, now)
         return True
+
+    async def replace_announcement(
+        self, game_id: int, version: int, due_at: datetime, now: datetime
+    ) -> int:
+        """The game's one pending announcement: the turn that ended at `version`."""
+        await self.run("DELETE FROM timers WHERE game_id = ? AND kind = 'announce'", (game_id,))
+        return await self.insert_timer(
+            game_id, kind="announce", due_at=due_at, seat=None, version=version, now=now
+        )
+
+    async def announced(self, game_id: int, version: int) -> None:
+        """The channel was told about the game up to `version`: older announcements are done."""
+        await self.run(
+            "DELETE FROM timers WHERE game_id = ? AND kind = 'announce' AND version <= ?",
+            (game_id, version),
+        )
 
     async def replace_by_computer(
         self, game_id: int, join_order: int, level: str, now: datetime
@@ -366,7 +393,7 @@ class Tx:
         rows = await self.rows(
             "SELECT t.id, t.game_id, t.kind, t.seat, t.version, t.due_at, t.created_at "
             "FROM timers t JOIN games g ON g.id = t.game_id "
-            "WHERE t.due_at <= ? AND g.status = 'active' ORDER BY t.due_at, t.id LIMIT ?",
+            f"WHERE t.due_at <= ? AND {_LIVE_TIMER} ORDER BY t.due_at, t.id LIMIT ?",
             (to_ms(now), limit),
         )
         return [
@@ -385,7 +412,7 @@ class Tx:
     async def next_timer_due(self) -> datetime | None:
         row = await self.row(
             "SELECT MIN(t.due_at) FROM timers t JOIN games g ON g.id = t.game_id "
-            "WHERE g.status = 'active'"
+            f"WHERE {_LIVE_TIMER}"
         )
         return None if row is None else from_ms(row[0])
 

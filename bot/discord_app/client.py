@@ -99,7 +99,7 @@ class AlhambraBot(BaseBot):
 
         self.timers = TimerDispatcher(
             service,
-            {"reminder": reminders.remind, "deadline": deadline},
+            {"reminder": reminders.remind, "deadline": deadline, "announce": flow.deliver},
             ready=self.wait_until_ready,
             on_start=reminders.recover,
         )

@@ -12,11 +12,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
+from datetime import timedelta
 from typing import Any
 
 from engine import Action, EndTurn, Skip
 
 from ..core.errors import ServiceError
+from ..core.records import TimerRow
 from ..core.results import ActResult
 from ..core.service import GameService
 from .computers import decide
@@ -26,6 +28,9 @@ from .reminders import Reminders
 log = logging.getLogger("alhambra.turns")
 #: The strength of the computer player that stands in for a silent human.
 STAND_IN_LEVEL = "normal"
+#: Waits between attempts to tell a channel about a turn: doubling from one to the other.
+ANNOUNCE_RETRY = timedelta(minutes=1)
+ANNOUNCE_RETRY_MAX = timedelta(hours=6)
 
 
 class TurnFlow:
@@ -97,18 +102,43 @@ class TurnFlow:
         """Tell the table about a finished turn, then arm the timers of the next one.
 
         The move is saved before this runs, so what follows it must not depend on the world
-        accepting a message: an announcement that fails is logged, and the timers and the
-        computer players go on (the next player still gets their turn DM and reminders)."""
+        accepting a message: the move's transaction recorded that this turn must be told (an
+        `announce` timer), which is cleared once the channel was told. An announcement that
+        fails is logged and left to that timer (`deliver` tries again with back-off), and the
+        timers and the computer players go on."""
         try:
             await self.announcer.turn_over(result, locale)
         except Exception:
             log.exception(
-                "could not announce the end of turn of game %s (version %s is saved)",
+                "could not announce the end of turn of game %s (version %s is saved; "
+                "it will be announced again)",
                 result.game.id,
                 result.version,
             )
+        else:
+            await self.service.announced(result.game.id, result.version)
         if self.reminders is not None:
             await self.reminders.turn_started(result.game.id, locale)
+
+    async def deliver(self, timer: TimerRow) -> None:
+        """An `announce` timer fired: the channel was not told about a finished turn (the post
+        was refused, or the bot stopped first). Tell it the game as it is now, after its last
+        finished turn; if that fails again, try later, waiting twice as long each time."""
+        game_id = timer.game_id
+        result = await self.service.last_turn(game_id)
+        if result is None:
+            return
+        locale = await self.service.game_locale(game_id)
+        try:
+            await self.announcer.turn_over(result, locale)
+        except Exception:
+            waited = timer.due_at - timer.created_at
+            again = min(max(waited * 2, ANNOUNCE_RETRY), ANNOUNCE_RETRY_MAX)
+            log.warning("game %s: announcing failed again, next try in %s", game_id, again)
+            version = timer.version if timer.version is not None else result.version
+            await self.service.announce_later(game_id, version, self.service.clock.now() + again)
+            return
+        await self.service.announced(game_id, result.version)
 
     async def game_started(self, game_id: int, locale: str) -> None:
         """The first turn was shown: arm its timers and let a computer player open."""

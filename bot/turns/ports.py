@@ -33,7 +33,8 @@ class Announcer(Protocol):
     """Tells the table what happened to a game."""
 
     async def turn_over(self, result: ActResult, locale: str) -> None:
-        """A turn (or the game) ended: its summary, scoring rounds, results or the next turn."""
+        """A turn (or the game) ended: its summary, scoring rounds, results or the next turn.
+        May raise when the world refuses: the turn flow then tries again later."""
         ...
 
     async def notice(

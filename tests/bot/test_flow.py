@@ -12,9 +12,9 @@ import pytest
 from service_helpers import HOST, started, state
 
 from bot.core.errors import NotYourTurn
-from bot.core.records import GameInfo
+from bot.core.records import GameInfo, TimerRow
 from bot.core.results import ActResult
-from bot.core.service import GameService
+from bot.core.service import ANNOUNCE_GRACE, GameService
 from bot.turns.flow import TurnFlow
 from engine import EndTurn, Skip, Skipped, TakeMoney, TurnEnded, Undo
 
@@ -205,3 +205,58 @@ async def test_a_turn_left_waiting_for_an_automatic_end_is_ended_on_resume(
     await service.update_settings(other.user_id, auto_end_turn=False)
     await service.act(game.id, other.user_id, await _take(service, await service.game(game.id)), 2)
     assert await flow.finish_automatic_turn(game.id, "en") is None  # they want to confirm
+
+
+class FlakyAnnouncer(RecordingAnnouncer):
+    """Refuses the first `failures` announcements, as a channel without permission would."""
+
+    def __init__(self, failures: int) -> None:
+        super().__init__()
+        self.failures = failures
+
+    async def turn_over(self, result: ActResult, locale: str) -> None:
+        if self.failures:
+            self.failures -= 1
+            raise RuntimeError("403 Missing Permissions")
+        await super().turn_over(result, locale)
+
+
+async def _announcements(service: GameService, game_id: int) -> list[TimerRow]:
+    return [t for t in await service.timers_of(game_id) if t.kind == "announce"]
+
+
+async def test_a_told_turn_leaves_nothing_to_announce(service: GameService) -> None:
+    flow = TurnFlow(service, RecordingAnnouncer())
+    game = await started(service)
+    player = game.current_player
+    assert player is not None and player.user_id is not None
+    await flow.act(game.id, player.user_id, await _take(service, game), 0, locale="en")
+    assert await _announcements(service, game.id) == []
+
+
+async def test_a_refused_announcement_is_kept_and_retried_with_back_off(
+    service: GameService, clock
+) -> None:
+    announcer = FlakyAnnouncer(failures=2)
+    flow = TurnFlow(service, announcer)
+    game = await started(service)
+    player = game.current_player
+    assert player is not None and player.user_id is not None
+    result = await flow.act(game.id, player.user_id, await _take(service, game), 0, locale="en")
+    assert result.turn_ended and announcer.turns == []  # saved, not told
+    [pending] = await _announcements(service, game.id)
+    assert pending.version == result.version and pending.due_at == clock.now() + ANNOUNCE_GRACE
+    clock.advance(ANNOUNCE_GRACE)
+    [due] = await service.due_timers()
+    assert await service.delete_timer(due.id)
+    await flow.deliver(due)  # refused again: tried later, waiting longer
+    [again] = await _announcements(service, game.id)
+    assert again.due_at - clock.now() == 2 * ANNOUNCE_GRACE and again.version == result.version
+    clock.advance(2 * ANNOUNCE_GRACE)
+    [due] = await service.due_timers()
+    assert await service.delete_timer(due.id)
+    await flow.deliver(due)
+    [told] = announcer.turns
+    assert told.version == result.version and told.turn_events == result.turn_events
+    assert told.events == result.events and told.seat == result.seat
+    assert await _announcements(service, game.id) == []

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
+from datetime import UTC, datetime, timedelta
 
 from fake_discord import FakeDiscord
 from fake_discord.errors import InteractionNotAnswered
 from players import stored_game
 from test_bot_play import current_user, new_table, snapshot, start
 
+from bot.core.clock import ManualClock
 from bot.text.present import action_code
 from engine import TakeMoney
 
@@ -181,3 +183,31 @@ async def test_long_input_gets_a_bounded_answer(sim: FakeDiscord, run_bot, make_
             assert result.ephemeral and 0 < len(result.text) <= 2000
         result = await sim.slash(users[0], "alhambra board", channel=channel, player="z" * 2100)
         assert result.ephemeral and 0 < len(result.text) <= 2000
+
+
+async def test_a_turn_the_channel_missed_is_posted_again_later(
+    sim: FakeDiscord, run_bot, make_bot, db_path
+) -> None:
+    clock = ManualClock(datetime(2024, 6, 3, 9, 0, tzinfo=UTC))
+    _, channel, users = await new_table(sim, ["ana", "bruno"])
+    async with run_bot(make_bot(clock=clock)) as bot:
+        await start(sim, channel, users)
+        await bot.calm()
+        _, game, player, (other,) = current_user(db_path, channel, users)
+        take = next(a for a in game.legal_actions() if isinstance(a, TakeMoney))
+        posts = len(sim.channel_messages(channel))
+        sim.fail_next("send_message", status=403)
+        result = await sim.slash(player, "alhambra take", channel=channel, cards=action_code(take))
+        assert "went wrong" not in result.text
+        await bot.calm()
+        assert len(sim.channel_messages(channel)) == posts  # the channel was not told...
+        clock.advance(timedelta(minutes=2))
+        await bot.timers.started.wait()
+        await bot.timers.run_due()
+        await bot.calm()
+        told = sim.channel_messages(channel)[-1]  # ...until the announcement was tried again
+        assert len(sim.channel_messages(channel)) == posts + 1
+        assert f"<@{other.id}>, it is your turn" in told.content and player.name in told.content
+        assert told.attachment("table.png").is_png()
+        assert "alh:t:" in told.buttons()[0]["custom_id"]
+        assert await bot.timers.run_due() == 0  # told once, not again

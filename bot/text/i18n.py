@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import string
 from functools import cache
 from importlib import resources
@@ -119,3 +120,35 @@ def _image_labels(locale: str) -> tuple[tuple[str, str], ...]:
 
 def placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def renders(locale: object, text: str, prefix: str = "") -> bool:
+    """Whether `text` is one of `locale`'s catalogue texts (keys starting with `prefix`) with
+    its placeholders filled: how a message built by `t` is recognised as being in that
+    language already, whoever built it."""
+    return any(p.fullmatch(text) for p in _patterns(normalise(locale), prefix))
+
+
+#: A text needs this many characters of its own (not placeholders, not spaces) to be
+#: recognised: "{text}" alone would match anything.
+_MIN_LITERAL = 8
+
+
+@cache
+def _patterns(locale: str, prefix: str) -> tuple[re.Pattern[str], ...]:
+    out = []
+    for key, text in catalogue(locale).items():
+        if not key.startswith(prefix):
+            continue
+        try:
+            fields = list(string.Formatter().parse(text))
+        except ValueError:
+            continue  # a malformed text (the catalogue tests refuse it)
+        literal = "".join(lit for lit, _, _, _ in fields)
+        if len("".join(literal.split())) < _MIN_LITERAL:
+            continue
+        pattern = "".join(
+            re.escape(lit) + (".*" if name is not None else "") for lit, name, _, _ in fields
+        )
+        out.append(re.compile(pattern, re.DOTALL))
+    return tuple(out)

@@ -348,14 +348,33 @@ def since_last_turn(locale: str, names: Sequence[str], game_log: GameLog, seat: 
 
 
 def error_text(error: ServiceError, locale: str) -> str:
-    """English keeps the service's precise message; other languages get the catalogue's text
-    (the engine's reason for an illegal move is kept, as it names the rule)."""
-    if isinstance(error, IllegalMove):
-        return i18n.t(locale, "error.illegal_move", reason=error.message)
-    if locale == i18n.DEFAULT:
-        return error.message
+    """What to tell a user who was refused, in their language. Never raises.
+
+    - A message already in the user's language is kept: the adapter builds some refusals from
+      the catalogue (a code it could not read, a setting, an unknown player). It is recognised
+      by its shape, as a filled catalogue text of that locale (`i18n.renders`), so no error
+      class has to promise it and an English message raised for everyone is never kept for a
+      Japanese user.
+    - English keeps the service's precise message; an illegal move names the rule broken.
+    - Other languages get the catalogue's text for the error's code. A `{reason}` in it is
+      filled with the service's message (the engine's or the parser's reason, in English);
+      a text that needs any other parameter falls back to the service's message, as does an
+      error with no catalogue text.
+    """
+    locale = i18n.normalise(locale)
+    message = error.message if isinstance(error.message, str) and error.message.strip() else ""
+    message = message or error.default
+    if i18n.renders(locale, message, prefix="error."):
+        return message
     key = f"error.{error.code}"
-    return i18n.t(locale, key) if i18n.has(key) else error.message
+    if not i18n.has(key) or (locale == i18n.DEFAULT and not isinstance(error, IllegalMove)):
+        return message
+    needs = i18n.placeholders(i18n.catalogue(i18n.DEFAULT)[key])
+    if not needs:
+        return i18n.t(locale, key)
+    if needs == {"reason"}:
+        return i18n.t(locale, key, reason=message)
+    return message
 
 
 def scoring_lines(locale: str, names: Sequence[str], held: ScoringHeld) -> list[str]:

@@ -10,6 +10,8 @@ money as currency + value joined by "+" ("CR5+DH2"), cells as on the pictures ("
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Sequence
 
 from engine import (
@@ -69,6 +71,49 @@ _CURRENCY_WORDS = {
 
 class CodeError(ValueError):
     """A typed code that cannot be read; the message says what was expected."""
+
+
+# --- a user's own words, repeated -------------------------------------------------------------
+
+#: How many characters of a user's own text a message repeats back.
+ECHO_LIMIT = 40
+#: Discord markup that works anywhere in a line (and the backslash that escapes it).
+_MARKUP = re.compile(r"[\\`*_~|\[\]<>]")
+#: Markup that works only at the start of a line (headings, lists).
+_LINE_START = ("#", "-")
+
+
+def echo(text: object, limit: int = ECHO_LIMIT) -> str:
+    """A user's text made safe to repeat in a message: on one line, without invisible controls,
+    at most `limit` characters (cut with "…"), Discord's markup escaped so it shows as typed
+    and formats nothing around it, and a zero-width space after every "@" so it mentions and
+    pings no one. The result is at most twice `limit` characters, escapes included.
+
+    For refusals that repeat what was typed: a 6,000-character option must not push the reply
+    over Discord's 2,000 characters. Pure text, no discord import (the adapter uses it too).
+    """
+    limit = max(1, limit)
+    try:
+        raw = text if isinstance(text, str) else str(text)
+    except Exception:  # an object whose str() fails: name its type rather than fail
+        raw = type(text).__name__
+    head = raw[: 4 * limit + 64]  # enough to fill `limit` after spaces and controls go
+    words = " ".join("".join(_shown(ch) for ch in head).split())
+    if len(words) > limit or len(head) < len(raw):
+        words = words[: limit - 1].rstrip() + "…"
+    escaped = _MARKUP.sub(lambda m: "\\" + m[0], words)
+    if escaped.startswith(_LINE_START):
+        escaped = "\\" + escaped
+    return escaped.replace("@", "@\u200b")
+
+
+def _shown(ch: str) -> str:
+    if ch.isspace():
+        return " "
+    kind = unicodedata.category(ch)
+    if kind == "Cs":  # a lone surrogate cannot be sent as UTF-8
+        return "\ufffd"
+    return "" if kind in ("Cc", "Cf") else ch
 
 
 # --- names -----------------------------------------------------------------------------------

@@ -166,20 +166,36 @@ def money_code(cards: Sequence[int]) -> str:
     )
 
 
-def parse_money(code: str) -> list[tuple[int, int]]:
-    """'CR5+dh2' -> [(0, 5), (1, 2)]: (currency, value) pairs."""
+#: Digits a typed number may have: enough for any value in the game, few enough for int().
+MAX_DIGITS = 3
+
+
+def read_number(text: str) -> int | None:
+    """The value of a typed number of ASCII digits (at most `MAX_DIGITS`), or None. Digits
+    `str.isdigit` accepts but Python cannot read ("²") or would read slowly (thousands) are
+    not numbers here."""
+    if text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS:
+        return int(text)
+    return None
+
+
+def parse_money(code: object) -> list[tuple[int, int]]:
+    """'CR5+dh2' -> [(0, 5), (1, 2)]: (currency, value) pairs. CodeError for anything else,
+    including an option that is not text at all."""
+    if not isinstance(code, str) or not code.strip():
+        raise CodeError("money is written like CR5+DH2 (currency then value, joined by +)")
     pairs = []
     parts = [p.strip() for p in code.replace(",", "+").split("+")]
-    if not code.strip() or not all(parts):
+    if not all(parts):
         raise CodeError("money is written like CR5+DH2 (currency then value, joined by +)")
     for part in parts:
         word = part.rstrip("0123456789").strip().upper()
-        digits = part[len(part.rstrip("0123456789")) :]
-        if word not in _CURRENCY_WORDS or not digits or not 1 <= int(digits) <= 9:
+        value = read_number(part[len(part.rstrip("0123456789")) :])
+        if word not in _CURRENCY_WORDS or value is None or not 1 <= value <= 9:
             raise CodeError(
-                f"'{part}' is not a money card: write CR, DH, DN or DU followed by 1 to 9"
+                f"'{echo(part)}' is not a money card: write CR, DH, DN or DU followed by 1 to 9"
             )
-        pairs.append((_CURRENCY_WORDS[word], int(digits)))
+        pairs.append((_CURRENCY_WORDS[word], value))
     return pairs
 
 

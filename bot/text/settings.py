@@ -8,24 +8,29 @@ from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import available_timezones
 
 from ..core.records import NotifySettings
+from .present import echo
 
-_QUIET = re.compile(r"^\s*(\d{1,2})(?::(\d{2}))?\s*-\s*(\d{1,2})(?::(\d{2}))?\s*$")
+#: ASCII digits only: `\d` alone also reads Arabic-Indic and fullwidth digits.
+_QUIET = re.compile(r"\s*(\d{1,2})(?::(\d{2}))?\s*-\s*(\d{1,2})(?::(\d{2}))?\s*", re.ASCII)
 OFF_WORDS = frozenset({"off", "none", "no", "-", "0", "なし", "オフ", "nenhum", "não", "desligado"})
 
 
-def parse_quiet_hours(text: str) -> tuple[int, int] | None:
-    """'22-7' or '22:30-07:00' as minutes after midnight; 'off' for none. ValueError else."""
+def parse_quiet_hours(text: object) -> tuple[int, int] | None:
+    """'22-7' or '22:30-07:00' as minutes after midnight; 'off' for none. ValueError for
+    anything else, an option that is not text included."""
+    if not isinstance(text, str):
+        raise ValueError("quiet hours are text, like 22-7")
     if text.strip().lower() in OFF_WORDS:
         return None
-    match = _QUIET.match(text)
+    match = _QUIET.fullmatch(text)
     if not match:
-        raise ValueError(text)
+        raise ValueError(f"not quiet hours: {echo(text)}")
     h1, m1, h2, m2 = (int(g) if g else 0 for g in match.groups())
     if h1 > 23 or h2 > 23 or m1 > 59 or m2 > 59:
-        raise ValueError(text)
+        raise ValueError(f"not a time of day: {echo(text)}")
     start, end = h1 * 60 + m1, h2 * 60 + m2
     if start == end:
-        raise ValueError(text)
+        raise ValueError(f"quiet hours need a different start and end: {echo(text)}")
     return start, end
 
 

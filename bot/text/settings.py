@@ -16,7 +16,7 @@ OFF_WORDS = frozenset({"off", "none", "no", "-", "0", "なし", "オフ", "nenhu
 
 
 #: The furthest a vacation may end: a year, leap day included, after the user's today. The
-#: timing rules (`bot.turns.policy.MAX_VACATION`) count a longer one stored earlier as this.
+#: timing rules (`bot.turns.policy.LONGEST_VACATION`) cap one stored before this limit.
 MAX_VACATION = timedelta(days=366)
 
 

@@ -408,6 +408,10 @@ def since_last_turn(locale: str, names: Sequence[str], game_log: GameLog, seat: 
     return out[-SUMMARY_LINES:]
 
 
+#: The longest refusal `error_text` returns: well inside Discord's 2,000 characters.
+ERROR_TEXT_LIMIT = 1_000
+
+
 def error_text(error: ServiceError, locale: str) -> str:
     """What to tell a user who was refused, in their language. Never raises.
 
@@ -421,8 +425,17 @@ def error_text(error: ServiceError, locale: str) -> str:
       filled with the service's message (the engine's or the parser's reason, in English);
       a text that needs any other parameter falls back to the service's message, as does an
       error with no catalogue text.
+
+    The text is cut at `ERROR_TEXT_LIMIT` characters, a last guard for a message that repeats
+    what was typed without `echo`: a reply Discord refuses is no answer at all.
     """
-    locale = i18n.normalise(locale)
+    text = _error_words(error, i18n.normalise(locale))
+    if len(text) > ERROR_TEXT_LIMIT:
+        text = text[: ERROR_TEXT_LIMIT - 1] + "…"
+    return text
+
+
+def _error_words(error: ServiceError, locale: str) -> str:
     message = error.message if isinstance(error.message, str) and error.message.strip() else ""
     message = message or error.default
     if i18n.renders(locale, message, prefix="error."):

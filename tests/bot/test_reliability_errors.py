@@ -18,7 +18,7 @@ from bot.core.errors import (
     ServiceError,
 )
 from bot.text import i18n
-from bot.text.present import error_text
+from bot.text.present import ERROR_TEXT_LIMIT, error_text
 
 
 def _all_subclasses(cls: type[ServiceError]) -> set[type[ServiceError]]:
@@ -112,3 +112,19 @@ def test_a_message_in_another_language_gives_way_to_the_users() -> None:
     assert error_text(IllegalMove("no room there"), "en") == i18n.t(
         "en", "error.illegal_move", reason="no room there"
     )
+
+
+@pytest.mark.parametrize("locale", i18n.SUPPORTED)
+def test_a_refusal_always_fits_in_a_discord_message(locale: str) -> None:
+    """The adapter clips what it echoes (`present.echo`); this is the last guard."""
+    typed = "x" * 6000
+    for error in (
+        BadSetting(i18n.t(locale, "error.bad_quiet_hours", text=typed)),
+        InvalidRequest(i18n.t(locale, "error.unknown_player", name=typed)),
+        BadCode(typed),
+        IllegalMove(typed),
+        InvalidRequest(typed),
+    ):
+        text = error_text(error, locale)
+        assert len(text) <= ERROR_TEXT_LIMIT < 2000
+        assert text.endswith("…") or text == i18n.t(locale, "error.invalid_request")

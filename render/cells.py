@@ -59,14 +59,18 @@ def cell_code(x: int, y: int) -> str:
     return "Z" + _BASE36[index // 36] + _BASE36[index % 36]
 
 
-def parse_cell_code(code: str) -> Cell:
+def parse_cell_code(code: object) -> Cell:
     """The cell (x, y) a code names. Accepts any case and surrounding spaces; raises ValueError
-    with a message for players when the text is not a cell code."""
-    text = code.strip().upper()
+    with a message for players when the text is not a cell code, and for anything that is not
+    text (an option of the wrong type), with the same message."""
+    shown = _shown(code)
     error = ValueError(
-        f"{code.strip()[:12]!r} is not a cell code: use a column letter and a row number as "
+        f"'{shown}' is not a cell code: use a column letter and a row number as "
         f"shown on your Alhambra, for example {FOUNTAIN_CODE[0]}12."
     )
+    if not isinstance(code, str):
+        raise error
+    text = code.strip().upper()
     if not 2 <= len(text) <= 3 or not text.isascii():
         raise error
     if text[0] == "Z":
@@ -85,6 +89,18 @@ def parse_cell_code(code: str) -> Cell:
     if not 1 <= row <= 2 * CHESS_RADIUS + 1:
         raise error
     return column - CHESS_RADIUS, row - CHESS_RADIUS - 1
+
+
+def _shown(code: object) -> str:
+    """The start of what was typed, to repeat in the refusal: 12 characters, invisible ones
+    shown as "?", mentions broken by a zero-width space, backticks escaped (the bot's `echo`
+    does more, but render cannot import the bot)."""
+    try:
+        text = code if isinstance(code, str) else str(code)
+    except Exception:  # an object whose str() fails
+        text = type(code).__name__
+    head = "".join(ch if ch.isprintable() else "?" for ch in text.strip()[:12])
+    return head.replace("\\", "\\\\").replace("`", "\\`").replace("@", "@\u200b")
 
 
 def column_label(x: int) -> str | None:

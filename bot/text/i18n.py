@@ -9,10 +9,14 @@ the offline mode and the service's callers can use it too.
 from __future__ import annotations
 
 import json
+import logging
+import re
 import string
 from functools import cache
 from importlib import resources
 from typing import Any
+
+log = logging.getLogger("alhambra.i18n")
 
 DEFAULT = "en"
 SUPPORTED: tuple[str, ...] = ("en", "ja", "pt-BR")
@@ -52,13 +56,41 @@ def has(key: str) -> bool:
 def t(locale: object, key: str, /, **params: Any) -> str:
     """The text of `key` in `locale` (falling back to English), with its placeholders filled.
 
-    An unknown key is a programming error and raises KeyError, so tests catch it.
+    An unknown key is a programming error and raises KeyError, so tests catch it. A placeholder
+    the caller did not pass is a programming error too, but one that must not cost a player
+    their answer: it is shown as written (`{reason}`) and logged, and the catalogue tests
+    render every key with the parameters the code passes.
     """
     loc = normalise(locale)
     text = catalogue(loc).get(key)
     if text is None:
         text = catalogue(DEFAULT)[key]
-    return text.format_map(params) if params or "{" in text else text
+    if not params and "{" not in text:
+        return text
+    values = _Params(params)
+    try:
+        filled = text.format_map(values)
+    except (IndexError, AttributeError, ValueError, KeyError) as exc:
+        # A text the catalogue tests refuse ('{0}', '{a.b}', '{n:d}' without n, a lone brace).
+        log.warning("catalogue text %s (%s) cannot be filled: %r", key, loc, exc)
+        return text
+    if values.missing:
+        log.warning(
+            "catalogue text %s (%s) was filled without %s", key, loc, ", ".join(values.missing)
+        )
+    return filled
+
+
+class _Params(dict[str, Any]):
+    """The parameters of one `t` call; a placeholder not among them stays visible as itself."""
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        super().__init__(params)
+        self.missing: list[str] = []
+
+    def __missing__(self, name: str) -> str:
+        self.missing.append(name)
+        return "{" + name + "}"
 
 
 #: Prefix of the words drawn on pictures; `image_labels` hands them to `render` without it.
@@ -88,3 +120,35 @@ def _image_labels(locale: str) -> tuple[tuple[str, str], ...]:
 
 def placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def renders(locale: object, text: str, prefix: str = "") -> bool:
+    """Whether `text` is one of `locale`'s catalogue texts (keys starting with `prefix`) with
+    its placeholders filled: how a message built by `t` is recognised as being in that
+    language already, whoever built it."""
+    return any(p.fullmatch(text) for p in _patterns(normalise(locale), prefix))
+
+
+#: A text needs this many characters of its own (not placeholders, not spaces) to be
+#: recognised: "{text}" alone would match anything.
+_MIN_LITERAL = 8
+
+
+@cache
+def _patterns(locale: str, prefix: str) -> tuple[re.Pattern[str], ...]:
+    out = []
+    for key, text in catalogue(locale).items():
+        if not key.startswith(prefix):
+            continue
+        try:
+            fields = list(string.Formatter().parse(text))
+        except ValueError:
+            continue  # a malformed text (the catalogue tests refuse it)
+        literal = "".join(lit for lit, _, _, _ in fields)
+        if len("".join(literal.split())) < _MIN_LITERAL:
+            continue
+        pattern = "".join(
+            re.escape(lit) + (".*" if name is not None else "") for lit, name, _, _ in fields
+        )
+        out.append(re.compile(pattern, re.DOTALL))
+    return tuple(out)

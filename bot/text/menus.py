@@ -58,18 +58,33 @@ class Tone(Enum):
 @dataclass(frozen=True)
 class Choice:
     """A panel value read back: act on legal action `index` of the panel's version, or open the
-    menu `focus`. Values are `a<index>` and `f<focus>`; anything else is not a choice."""
+    menu `focus`. Values are `a<index>` and `f<focus>`, exactly as the panel writes them: an
+    index of 1 to 3 ASCII digits without leading zeros, a focus of at most 40 characters among
+    `a-z`, `0-9`, `-` and `~`. Anything else (a forged value) is not a choice."""
 
     index: int | None = None
     focus: str | None = None
 
     @classmethod
-    def parse(cls, value: str) -> Choice | None:
-        if value.startswith("f") and len(value) > 1:
-            return cls(focus=value[1:])
-        if value.startswith("a") and value[1:].isdigit():
-            return cls(index=int(value[1:]))
+    def parse(cls, value: object) -> Choice | None:
+        if not isinstance(value, str):
+            return None
+        if m := _ACT.fullmatch(value):
+            return cls(index=int(m[1]))
+        if m := _OPEN.fullmatch(value):
+            return cls(focus=m[1])
         return None
+
+
+#: A number as the panel writes it: ASCII, no leading zero, at most 3 digits (`\d` would also
+#: match digits `int` reads slowly or not at all).
+_NUMBER = r"(0|[1-9][0-9]{0,2})"
+_ACT = re.compile(rf"a{_NUMBER}", re.ASCII)
+_OPEN = re.compile(r"f([a-z0-9~-]{1,40})", re.ASCII)
+_BUY_SLOT = re.compile(r"buy-([0-9])", re.ASCII)
+_RESERVE_TILE = re.compile(rf"(build|swap)-{_NUMBER}", re.ASCII)
+_PLACE_TILE = re.compile(rf"place-{_NUMBER}", re.ASCII)
+_PAGE = re.compile(_NUMBER, re.ASCII)
 
 
 @dataclass
@@ -95,8 +110,10 @@ def _indexed(view: SeatView) -> list[tuple[int, Action]]:
 
 
 def _page(focus: str) -> tuple[str, int]:
+    """A focus's menu and page ("take~2" -> ("take", 2)); the first page if it has none or one
+    that is not a number as the panel writes it."""
     base, _, page = focus.partition("~")
-    return base, int(page) if page.isdigit() else 0
+    return base, int(page) if _PAGE.fullmatch(page) else 0
 
 
 def _paged(locale: str, focus: str, options: list[Option]) -> list[Option]:
@@ -220,7 +237,7 @@ def _build(view: SeatView, locale: str, focus: str) -> PanelSpec | None:
                 )
             )
         return _menu(view, locale, focus, t(locale, "panel.buy"), options)
-    if m := re.fullmatch(r"buy-(\d)", base):
+    if m := _BUY_SLOT.fullmatch(base):
         slot = int(m[1])
         options = [
             Option(action_label(locale, a, view), f"a{i}")
@@ -266,7 +283,7 @@ def _build(view: SeatView, locale: str, focus: str) -> PanelSpec | None:
             return _build(view, locale, f"{base}-{tiles[0]}")
         options = [Option(building_name(locale, tile), f"f{base}-{tile}") for tile in tiles]
         return _menu(view, locale, focus, t(locale, "panel.pick_reserve"), options)
-    if m := re.fullmatch(r"(build|swap)-(\d+)", base):
+    if m := _RESERVE_TILE.fullmatch(base):
         cls = PlaceFromReserve if m[1] == "build" else Swap
         tile = int(m[2])
         options = [
@@ -274,6 +291,8 @@ def _build(view: SeatView, locale: str, focus: str) -> PanelSpec | None:
             for i, a in legal
             if isinstance(a, cls) and a.tile == tile
         ]
+        if not options:  # not a tile of the reserve now (a stale or forged focus)
+            return None
         key = "panel.build" if m[1] == "build" else "panel.swap"
         menu = _menu(
             view, locale, focus, t(locale, key, building=building_name(locale, tile)), options
@@ -281,7 +300,7 @@ def _build(view: SeatView, locale: str, focus: str) -> PanelSpec | None:
         if menu is not None:
             menu.picture = (tile, "place" if m[1] == "build" else "swap")
         return menu
-    if m := re.fullmatch(r"place-(\d+)", base):
+    if m := _PLACE_TILE.fullmatch(base):
         tile = int(m[1])
         options = [
             Option(action_label(locale, a, view), f"a{i}")

@@ -10,6 +10,8 @@ money as currency + value joined by "+" ("CR5+DH2"), cells as on the pictures ("
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Sequence
 
 from engine import (
@@ -71,6 +73,49 @@ class CodeError(ValueError):
     """A typed code that cannot be read; the message says what was expected."""
 
 
+# --- a user's own words, repeated -------------------------------------------------------------
+
+#: How many characters of a user's own text a message repeats back.
+ECHO_LIMIT = 40
+#: Discord markup that works anywhere in a line (and the backslash that escapes it).
+_MARKUP = re.compile(r"[\\`*_~|\[\]<>]")
+#: Markup that works only at the start of a line (headings, lists).
+_LINE_START = ("#", "-")
+
+
+def echo(text: object, limit: int = ECHO_LIMIT) -> str:
+    """A user's text made safe to repeat in a message: on one line, without invisible controls,
+    at most `limit` characters (cut with "…"), Discord's markup escaped so it shows as typed
+    and formats nothing around it, and a zero-width space after every "@" so it mentions and
+    pings no one. The result is at most twice `limit` characters, escapes included.
+
+    For refusals that repeat what was typed: a 6,000-character option must not push the reply
+    over Discord's 2,000 characters. Pure text, no discord import (the adapter uses it too).
+    """
+    limit = max(1, limit)
+    try:
+        raw = text if isinstance(text, str) else str(text)
+    except Exception:  # an object whose str() fails: name its type rather than fail
+        raw = type(text).__name__
+    head = raw[: 4 * limit + 64]  # enough to fill `limit` after spaces and controls go
+    words = " ".join("".join(_shown(ch) for ch in head).split())
+    if len(words) > limit or len(head) < len(raw):
+        words = words[: limit - 1].rstrip() + "…"
+    escaped = _MARKUP.sub(lambda m: "\\" + m[0], words)
+    if escaped.startswith(_LINE_START):
+        escaped = "\\" + escaped
+    return escaped.replace("@", "@\u200b")
+
+
+def _shown(ch: str) -> str:
+    if ch.isspace():
+        return " "
+    kind = unicodedata.category(ch)
+    if kind == "Cs":  # a lone surrogate cannot be sent as UTF-8
+        return "\ufffd"
+    return "" if kind in ("Cc", "Cf") else ch
+
+
 # --- names -----------------------------------------------------------------------------------
 
 
@@ -121,20 +166,36 @@ def money_code(cards: Sequence[int]) -> str:
     )
 
 
-def parse_money(code: str) -> list[tuple[int, int]]:
-    """'CR5+dh2' -> [(0, 5), (1, 2)]: (currency, value) pairs."""
+#: Digits a typed number may have: enough for any value in the game, few enough for int().
+MAX_DIGITS = 3
+
+
+def read_number(text: str) -> int | None:
+    """The value of a typed number of ASCII digits (at most `MAX_DIGITS`), or None. Digits
+    `str.isdigit` accepts but Python cannot read ("²") or would read slowly (thousands) are
+    not numbers here."""
+    if text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS:
+        return int(text)
+    return None
+
+
+def parse_money(code: object) -> list[tuple[int, int]]:
+    """'CR5+dh2' -> [(0, 5), (1, 2)]: (currency, value) pairs. CodeError for anything else,
+    including an option that is not text at all."""
+    if not isinstance(code, str) or not code.strip():
+        raise CodeError("money is written like CR5+DH2 (currency then value, joined by +)")
     pairs = []
     parts = [p.strip() for p in code.replace(",", "+").split("+")]
-    if not code.strip() or not all(parts):
+    if not all(parts):
         raise CodeError("money is written like CR5+DH2 (currency then value, joined by +)")
     for part in parts:
         word = part.rstrip("0123456789").strip().upper()
-        digits = part[len(part.rstrip("0123456789")) :]
-        if word not in _CURRENCY_WORDS or not digits or not 1 <= int(digits) <= 9:
+        value = read_number(part[len(part.rstrip("0123456789")) :])
+        if word not in _CURRENCY_WORDS or value is None or not 1 <= value <= 9:
             raise CodeError(
-                f"'{part}' is not a money card: write CR, DH, DN or DU followed by 1 to 9"
+                f"'{echo(part)}' is not a money card: write CR, DH, DN or DU followed by 1 to 9"
             )
-        pairs.append((_CURRENCY_WORDS[word], int(digits)))
+        pairs.append((_CURRENCY_WORDS[word], value))
     return pairs
 
 
@@ -347,15 +408,47 @@ def since_last_turn(locale: str, names: Sequence[str], game_log: GameLog, seat: 
     return out[-SUMMARY_LINES:]
 
 
+#: The longest refusal `error_text` returns: well inside Discord's 2,000 characters.
+ERROR_TEXT_LIMIT = 1_000
+
+
 def error_text(error: ServiceError, locale: str) -> str:
-    """English keeps the service's precise message; other languages get the catalogue's text
-    (the engine's reason for an illegal move is kept, as it names the rule)."""
-    if isinstance(error, IllegalMove):
-        return i18n.t(locale, "error.illegal_move", reason=error.message)
-    if locale == i18n.DEFAULT:
-        return error.message
+    """What to tell a user who was refused, in their language. Never raises.
+
+    - A message already in the user's language is kept: the adapter builds some refusals from
+      the catalogue (a code it could not read, a setting, an unknown player). It is recognised
+      by its shape, as a filled catalogue text of that locale (`i18n.renders`), so no error
+      class has to promise it and an English message raised for everyone is never kept for a
+      Japanese user.
+    - English keeps the service's precise message; an illegal move names the rule broken.
+    - Other languages get the catalogue's text for the error's code. A `{reason}` in it is
+      filled with the service's message (the engine's or the parser's reason, in English);
+      a text that needs any other parameter falls back to the service's message, as does an
+      error with no catalogue text.
+
+    The text is cut at `ERROR_TEXT_LIMIT` characters, a last guard for a message that repeats
+    what was typed without `echo`: a reply Discord refuses is no answer at all.
+    """
+    text = _error_words(error, i18n.normalise(locale))
+    if len(text) > ERROR_TEXT_LIMIT:
+        text = text[: ERROR_TEXT_LIMIT - 1] + "…"
+    return text
+
+
+def _error_words(error: ServiceError, locale: str) -> str:
+    message = error.message if isinstance(error.message, str) and error.message.strip() else ""
+    message = message or error.default
+    if i18n.renders(locale, message, prefix="error."):
+        return message
     key = f"error.{error.code}"
-    return i18n.t(locale, key) if i18n.has(key) else error.message
+    if not i18n.has(key) or (locale == i18n.DEFAULT and not isinstance(error, IllegalMove)):
+        return message
+    needs = i18n.placeholders(i18n.catalogue(i18n.DEFAULT)[key])
+    if not needs:
+        return i18n.t(locale, key)
+    if needs == {"reason"}:
+        return i18n.t(locale, key, reason=message)
+    return message
 
 
 def scoring_lines(locale: str, names: Sequence[str], held: ScoringHeld) -> list[str]:

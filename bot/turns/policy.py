@@ -1,5 +1,11 @@
 """When to remind, when a deadline passes, whether a timer still matters: pure functions of a
-user's `NotifySettings`, the game and a time, tested without any clock or adapter."""
+user's `NotifySettings`, the game and a time, tested without any clock or adapter.
+
+None of them raises for a stored value, however absurd: a vacation counts for at most
+`LONGEST_VACATION` from the moment considered, spans are clamped, and no time goes past
+`LATEST`. (A vacation near the year 9999 was once accepted and stored; its arithmetic
+overflowed on every turn start of that player.)
+"""
 
 from __future__ import annotations
 
@@ -17,6 +23,39 @@ MIN_GAP = timedelta(hours=3)
 DM_RETRY = timedelta(days=7)
 #: A player who made a move in the game this recently is at the table: no turn DM.
 LIVE_WINDOW = timedelta(minutes=5)
+#: The longest a vacation delays reminders or pauses a deadline, from the moment considered.
+#: Above the 366 days `bot.text.settings` accepts (plus the last day in any time zone), so a
+#: vacation set today is never shortened; one stored before that limit counts as this long.
+#: Capping rather than ignoring such a vacation keeps what the player asked for (no
+#: reminders, a paused deadline) for over a year, and never arms a timer in the year 9999.
+LONGEST_VACATION = timedelta(days=400)
+#: No time computed here is later: two days before the end of `datetime`, so a conversion to
+#: any time zone and the next local day stay in range.
+LATEST = datetime.max.replace(tzinfo=UTC) - timedelta(days=2)
+#: Longer spans are absurd (longer than `datetime`'s range) and would not fit a timedelta.
+_LONGEST_SPAN_S = 10_000 * 366 * 86_400
+_DAY_MINUTES = 24 * 60
+
+
+def _span(seconds: int) -> timedelta:
+    """A stored number of seconds as a span, clamped to what a timedelta holds (and >= 0)."""
+    return timedelta(seconds=min(max(seconds, 0), _LONGEST_SPAN_S))
+
+
+def _later(when: datetime, span: timedelta) -> datetime:
+    """`when + span`, or `LATEST` if that is later (or past the end of `datetime`)."""
+    try:
+        return min(when + span, LATEST)
+    except OverflowError:
+        return LATEST
+
+
+def _vacation_end(settings: NotifySettings, when: datetime) -> datetime | None:
+    """The end of the user's vacation if it is after `when`, at most `LONGEST_VACATION` on."""
+    away = settings.vacation_until
+    if away is None or away <= when:
+        return None
+    return min(away, _later(when, LONGEST_VACATION))
 
 
 def quiet_until(when: datetime, settings: NotifySettings) -> datetime | None:
@@ -24,18 +63,23 @@ def quiet_until(when: datetime, settings: NotifySettings) -> datetime | None:
     start, end = settings.quiet_start, settings.quiet_end
     if start is None or end is None or start == end:
         return None
+    if not (0 <= start < _DAY_MINUTES and 0 <= end < _DAY_MINUTES) or when > LATEST:
+        return None  # not a time of day (a stored oddity), or the end of time: no quiet
     tz = settings.zone
-    local = when.astimezone(tz)
-    minute = local.hour * 60 + local.minute
-    if start < end:
-        quiet = start <= minute < end
-        day = local.date()
-    else:  # over midnight, e.g. 22:00-07:00
-        quiet = minute >= start or minute < end
-        day = local.date() + timedelta(days=1) if minute >= start else local.date()
-    if not quiet:
+    try:
+        local = when.astimezone(tz)
+        minute = local.hour * 60 + local.minute
+        if start < end:
+            quiet = start <= minute < end
+            day = local.date()
+        else:  # over midnight, e.g. 22:00-07:00
+            quiet = minute >= start or minute < end
+            day = local.date() + timedelta(days=1) if minute >= start else local.date()
+        if not quiet:
+            return None
+        return datetime.combine(day, time(end // 60, end % 60), tzinfo=tz).astimezone(UTC)
+    except OverflowError:  # the first day of `datetime`, west of UTC
         return None
-    return datetime.combine(day, time(end // 60, end % 60), tzinfo=tz).astimezone(UTC)
 
 
 def on_vacation(settings: NotifySettings, now: datetime) -> bool:
@@ -50,19 +94,18 @@ def dms_blocked(settings: NotifySettings, now: datetime) -> bool:
 def deliverable(when: datetime, settings: NotifySettings) -> datetime:
     """The first moment at or after `when` a reminder may be sent: after a vacation, and
     outside quiet hours."""
-    if settings.vacation_until is not None and settings.vacation_until > when:
-        when = settings.vacation_until
+    when = _vacation_end(settings, when) or when
     return quiet_until(when, settings) or when
 
 
 def first_reminder_at(turn_started: datetime, settings: NotifySettings) -> datetime:
-    first = timedelta(seconds=settings.first_reminder_s) if settings.first_reminder_s else None
-    return deliverable(turn_started + (first or FIRST_REMINDER), settings)
+    first = _span(settings.first_reminder_s) if settings.first_reminder_s else FIRST_REMINDER
+    return deliverable(_later(turn_started, first), settings)
 
 
 def next_reminder_at(now: datetime, settings: NotifySettings) -> datetime:
-    repeat = timedelta(seconds=settings.repeat_reminder_s) if settings.repeat_reminder_s else None
-    return deliverable(now + (repeat or REPEAT_REMINDER), settings)
+    repeat = _span(settings.repeat_reminder_s) if settings.repeat_reminder_s else REPEAT_REMINDER
+    return deliverable(_later(now, repeat), settings)
 
 
 def deadline_at(
@@ -71,11 +114,11 @@ def deadline_at(
     """When the turn's deadline passes; a vacation pauses it if the game says so."""
     if not rules.turn_deadline_s:
         return None
-    span = timedelta(seconds=rules.turn_deadline_s)
-    away = settings.vacation_until
-    if rules.vacation_policy == "pause" and away is not None and away > turn_started:
-        return away + span
-    return turn_started + span
+    span = _span(rules.turn_deadline_s)
+    away = _vacation_end(settings, turn_started)
+    if rules.vacation_policy == "pause" and away is not None:
+        return _later(away, span)
+    return _later(turn_started, span)
 
 
 def still_current(game: GameInfo, timer: TimerRow) -> SeatInfo | None:

@@ -700,11 +700,23 @@ class Store:
             await self._begin("BEGIN IMMEDIATE")
             try:
                 yield Tx(self.conn)
-                await self.conn.execute("COMMIT")
+                await self._to_the_end("COMMIT")
             except BaseException:
                 if self.conn.in_transaction:
-                    await self.conn.execute("ROLLBACK")
+                    await self._to_the_end("ROLLBACK")
                 raise
+
+    async def _to_the_end(self, statement: str) -> None:
+        """Run a statement that ends a transaction, waiting for it even if this task is
+        cancelled meanwhile: it runs on aiosqlite's thread anyway, and the next transaction
+        must find the connection out of this one."""
+        ending = asyncio.ensure_future(self.conn.execute(statement))
+        try:
+            await asyncio.shield(ending)
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):
+                await ending
+            raise
 
     async def _begin(self, statement: str) -> None:
         """Open a transaction, and never leave one open behind a cancelled task: the statement
@@ -737,4 +749,4 @@ class Store:
                 yield Tx(self.conn)
             finally:
                 if self.conn.in_transaction:
-                    await self.conn.execute("COMMIT")
+                    await self._to_the_end("COMMIT")

@@ -17,8 +17,10 @@ from discord.ext import commands
 from ..core.errors import BadSetting, ServiceError
 from ..core.records import GameInfo, NotifySettings
 from ..text import i18n
+from ..text.present import echo
 from ..text.settings import (
     OFF_WORDS,
+    VacationTooLong,
     parse_quiet_hours,
     parse_vacation_end,
     quiet_text,
@@ -72,23 +74,34 @@ async def save_settings(
         try:
             changes["quiet_hours"] = parse_quiet_hours(quiet_hours)
         except ValueError:
-            raise BadSetting(i18n.t(locale, "error.bad_quiet_hours", text=quiet_hours)) from None
+            raise BadSetting(
+                i18n.t(locale, "error.bad_quiet_hours", text=echo(quiet_hours))
+            ) from None
     zone = current.time_zone
     if timezone is not None:
-        zone = None if timezone.strip().lower() in OFF_WORDS else timezone.strip()
+        typed = str(timezone).strip()
+        zone = None if typed.lower() in OFF_WORDS else typed
         if zone is not None:
             try:
                 ZoneInfo(zone)
-            except (ZoneInfoNotFoundError, ValueError):
-                raise BadSetting(i18n.t(locale, "error.bad_time_zone", text=timezone)) from None
+            except (ZoneInfoNotFoundError, ValueError, OSError):
+                raise BadSetting(
+                    i18n.t(locale, "error.bad_time_zone", text=echo(timezone))
+                ) from None
         changes["time_zone"] = zone
     if vacation_until is not None:
+        now = service.clock.now()
+        settings = NotifySettings(user_id, time_zone=zone)
         try:
-            away = parse_vacation_end(vacation_until, NotifySettings(user_id, time_zone=zone))
+            away = parse_vacation_end(vacation_until, settings, now=now)
+        except VacationTooLong:
+            raise BadSetting(
+                i18n.t(locale, "error.date_too_far", text=echo(vacation_until))
+            ) from None
         except ValueError:
-            raise BadSetting(i18n.t(locale, "error.bad_date", text=vacation_until)) from None
-        if away is not None and away <= service.clock.now():
-            raise BadSetting(i18n.t(locale, "error.date_passed", text=vacation_until))
+            raise BadSetting(i18n.t(locale, "error.bad_date", text=echo(vacation_until))) from None
+        if away is not None and away <= now:
+            raise BadSetting(i18n.t(locale, "error.date_passed", text=echo(vacation_until)))
         changes["vacation_until"] = away
     saved = await service.update_settings(
         user_id, auto_end_turn=auto_end_turn, dm_on_turn=dms, dm_reminders=dms
@@ -237,13 +250,13 @@ class AsyncCommands(commands.Cog):
             game = await current_game(interaction)
             seat = None
             if motion == "hand_over":
-                if not player or not player.strip():
+                wanted = str(player or "").strip().lower()
+                if not wanted:
                     raise BadSetting(i18n.t(mine, "error.vote_needs_player"))
                 names = game.names
-                wanted = player.strip().lower()
                 seat = next((s for s, n in enumerate(names) if n.lower() == wanted), None)
                 if seat is None:
-                    raise BadSetting(i18n.t(mine, "error.unknown_player", name=player))
+                    raise BadSetting(i18n.t(mine, "error.unknown_player", name=echo(player)))
             outcome = await self.bot.service.vote(game.id, interaction.user.id, motion, seat)
             locale = channel_locale(interaction)
             voter = inert(interaction.user.display_name)

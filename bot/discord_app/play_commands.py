@@ -39,8 +39,10 @@ from ..text.present import (
     action_code,
     action_label,
     building_name,
+    echo,
     parse_money,
     pick_cards,
+    read_number,
 )
 from .context import BaseBot, bot_of, channel_locale, current_game, handling, reply, user_locale
 from .pictures import alhambra_file, scores_file
@@ -88,11 +90,11 @@ async def _autocomplete_view(interaction: discord.Interaction) -> SeatView | Non
         return None
 
 
-def _cell_of(code: str) -> tuple[int, int]:
+def _cell_of(locale: str, code: str) -> tuple[int, int]:
     try:
         return render.parse_cell_code(code)
     except ValueError as exc:
-        raise BadCode(str(exc)) from None
+        raise _bad(locale, str(exc)) from None
 
 
 async def _slash_act(
@@ -146,7 +148,7 @@ class PlayCommands(commands.Cog):
             except CodeError as exc:
                 raise _bad(locale, str(exc)) from None
             if picked is None:
-                raise _bad(locale, f"{cards} is not in the money pool")
+                raise _bad(locale, f"{echo(cards)} is not in the money pool")
             await _slash_act(interaction, result, view, TakeMoney(tuple(picked)))
 
     @take.autocomplete("cards")
@@ -174,7 +176,7 @@ class PlayCommands(commands.Cog):
             except CodeError as exc:
                 raise _bad(locale, str(exc)) from None
             if picked is None:
-                raise _bad(locale, f"you do not hold {payment}")
+                raise _bad(locale, f"you do not hold {echo(payment)}")
             await _slash_act(interaction, result, view, Buy(slot - 1, tuple(picked)))
 
     @buy.autocomplete("payment")
@@ -199,14 +201,14 @@ class PlayCommands(commands.Cog):
             locale = user_locale(interaction)
             result, view = await _decision(interaction)
             tile = _pending_tile(locale, view, building)
-            target = where.strip().lower()
+            target = str(where).strip().lower()
             action: Action
             if target == "reserve":
                 action = PlaceInReserve(tile)
             elif target == "dirk":
                 action = GiveToDirk(tile)
             else:
-                x, y = _cell_of(where)
+                x, y = _cell_of(locale, where)
                 action = Place(tile, x, y)
             await _slash_act(interaction, result, view, action)
 
@@ -263,13 +265,13 @@ class PlayCommands(commands.Cog):
             result, view = await _decision(interaction)
             action: Action
             if move == "remove":
-                x, y = _cell_of(building)
+                x, y = _cell_of(locale, building)
                 action = RemoveToReserve(x, y)
             else:
                 tile = _tile_number(locale, building)
                 if not cell:
                     raise _bad(locale, "name the cell too (the cell option)")
-                x, y = _cell_of(cell)
+                x, y = _cell_of(locale, cell)
                 action = PlaceFromReserve(tile, x, y) if move == "build" else Swap(tile, x, y)
             await _slash_act(interaction, result, view, action)
 
@@ -329,9 +331,10 @@ class PlayCommands(commands.Cog):
             if player is None:
                 seat = result.seat if result.seat is not None else result.view.current_seat or 0
             else:
-                matches = [s for s, n in enumerate(names) if n.lower() == player.strip().lower()]
+                wanted = str(player).strip().lower()
+                matches = [s for s, n in enumerate(names) if n.lower() == wanted]
                 if not matches:
-                    raise InvalidRequest(i18n.t(locale, "error.unknown_player", name=player))
+                    raise InvalidRequest(i18n.t(locale, "error.unknown_player", name=echo(player)))
                 seat = matches[0]
             picture = await alhambra_file(result.view, seat, names[seat], locale)
             await reply(interaction, names[seat], file=picture)
@@ -376,7 +379,7 @@ def _pending_tile(locale: str, view: SeatView, chosen: str | None) -> int:
 
 
 def _tile_number(locale: str, text: str) -> int:
-    text = str(text).strip()
-    if not text.isdigit() or not 1 <= int(text) < len(TILES):
-        raise _bad(locale, f"'{text}' is not a building: pick one of the suggestions")
-    return int(text)
+    number = read_number(str(text).strip())
+    if number is None or not 1 <= number < len(TILES):
+        raise _bad(locale, f"'{echo(text)}' is not a building: pick one of the suggestions")
+    return number

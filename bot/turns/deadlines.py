@@ -9,12 +9,11 @@ their deadline paused if the game's vacation policy says so.
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
 
 from ..core.errors import ServiceError
 from ..core.records import TimerRow
 from .flow import STAND_IN_LEVEL, TurnFlow
-from .policy import on_vacation, still_current
+from .policy import deadline_at, on_vacation, still_current
 
 log = logging.getLogger("alhambra.deadlines")
 
@@ -30,10 +29,10 @@ async def deadline_passed(flow: TurnFlow, timer: TimerRow) -> None:
     prefs = await service.notify_settings(player.user_id)
     now = service.clock.now()
     if rules.vacation_policy == "pause" and on_vacation(prefs, now) and rules.turn_deadline_s:
-        assert prefs.vacation_until is not None
-        due = prefs.vacation_until + timedelta(seconds=rules.turn_deadline_s)
-        await service.set_turn_timers(game.id, [("deadline", due, player.seat)], ("deadline",))
-        return
+        due = deadline_at(now, rules, prefs)  # the deadline counts from their return
+        if due is not None:
+            await service.set_turn_timers(game.id, [("deadline", due, player.seat)], ("deadline",))
+            return
     locale = await service.game_locale(game.id)
     streak = await service.record_missed_deadline(game.id, player.seat)
     if rules.missed_limit is not None and streak >= rules.missed_limit:

@@ -121,7 +121,7 @@ async def test_seat_rows_must_describe_a_human_or_a_computer(store: Store) -> No
 async def test_a_transaction_cancelled_while_it_begins_leaves_none_open(store: Store) -> None:
     """A task cancelled during BEGIN must not leave the shared connection inside a transaction
     (every later transaction would fail)."""
-    for delay in range(12):
+    for delay in range(30):
         for begin in (store.read, store.write):
 
             async def hold(begin=begin) -> None:

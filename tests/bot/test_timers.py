@@ -107,10 +107,12 @@ def test_unreadable_quiet_hours_are_refused(text) -> None:
 
 def test_a_vacation_lasts_to_the_end_of_its_day_in_the_users_zone() -> None:
     tokyo = NotifySettings(1, time_zone="Asia/Tokyo")
-    assert parse_vacation_end("2024-06-10", tokyo) == datetime(2024, 6, 10, 15, tzinfo=UTC)
-    assert parse_vacation_end("off", tokyo) is None
+    now = datetime(2024, 6, 1, tzinfo=UTC)
+    end = parse_vacation_end("2024-06-10", tokyo, now=now)
+    assert end == datetime(2024, 6, 10, 15, tzinfo=UTC)
+    assert parse_vacation_end("off", tokyo, now=now) is None
     with pytest.raises(ValueError):
-        parse_vacation_end("next week", tokyo)
+        parse_vacation_end("next week", tokyo, now=now)
 
 
 # --- the dispatcher -----------------------------------------------------------------------------

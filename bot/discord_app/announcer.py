@@ -15,7 +15,7 @@ from ..core.service import GameService
 from ..text import i18n
 from ..text.present import results_lines, turn_lines, turn_summary
 from ..turns.ports import Spawn
-from .markup import inert, pinging, public_names
+from .markup import inert, pinging, place_of, public_names
 from .pictures import scores_file
 from .turn_message import turn_message
 
@@ -31,6 +31,29 @@ class ChannelAnnouncer:
         self._spawn = spawn
 
     async def turn_over(self, result: ActResult, locale: str) -> None:
+        try:
+            await self._turn_over(result, locale)
+        except discord.Forbidden:  # a moderator took the bot's permissions in that channel
+            await self._tell_owner(result.game, locale)
+            raise
+
+    async def _tell_owner(self, game: GameInfo, locale: str) -> None:
+        """Tell the server's owner, once per channel, that the bot may not post there."""
+        key = f"told-owner:{game.channel_id}"
+        guild = self.client.get_guild(game.guild_id) if game.guild_id else None
+        if guild is None or guild.owner_id is None or await self.service.meta(key):
+            return
+        server, channel = place_of(self.client, game)
+        text = i18n.t(locale, "notify.no_permission", server=inert(server), channel=inert(channel))
+        try:
+            dm = await self.client.create_dm(discord.Object(guild.owner_id))
+            await dm.send(text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.warning("could not tell the owner of server %s about channel %s", guild.id, channel)
+            return
+        await self.service.set_meta(key, str(game.id))
+
+    async def _turn_over(self, result: ActResult, locale: str) -> None:
         game, state = result.game, result.state
         names = public_names(game)
         channel = self.client.get_partial_messageable(game.channel_id)

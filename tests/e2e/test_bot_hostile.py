@@ -201,6 +201,9 @@ async def test_a_turn_the_channel_missed_is_posted_again_later(
         assert "went wrong" not in result.text
         await bot.calm()
         assert len(sim.channel_messages(channel)) == posts  # the channel was not told...
+        owner = users[0]  # ...but the server's owner was, once
+        told_owner = [m for m in sim.dms(owner) if "could not post" in m.content]
+        assert len(told_owner) == 1 and "#alhambra" in told_owner[0].content
         clock.advance(timedelta(minutes=2))
         await bot.timers.started.wait()
         await bot.timers.run_due()
@@ -211,3 +214,9 @@ async def test_a_turn_the_channel_missed_is_posted_again_later(
         assert told.attachment("table.png").is_png()
         assert "alh:t:" in told.buttons()[0]["custom_id"]
         assert await bot.timers.run_due() == 0  # told once, not again
+        sim.fail_next("send_message", status=403)  # refused again later: the owner knows
+        _, game, player, _ = current_user(db_path, channel, users)
+        take = next(a for a in game.legal_actions() if isinstance(a, TakeMoney))
+        await sim.slash(player, "alhambra take", channel=channel, cards=action_code(take))
+        await bot.calm()
+        assert len([m for m in sim.dms(owner) if "could not post" in m.content]) == 1

@@ -135,6 +135,16 @@ class GuildOnly(ServiceError):
     default = "Alhambra games are played in server channels, not in direct messages."
 
 
+class StorageFull(ServiceError):
+    """The database's disk (or its size limit) is full: the request was not saved."""
+
+    code = "storage_full"
+    default = (
+        "The bot's storage is full, so that was not saved and nothing changed. Please tell the "
+        "server's admins; the game goes on once there is room again."
+    )
+
+
 class DatabaseError(Exception):
     """The database cannot be used by this version of the bot (not a user error)."""
 

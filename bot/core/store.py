@@ -27,6 +27,7 @@ from typing import Any, Literal
 import aiosqlite
 
 from .clock import at_ms, from_ms, to_ms
+from .errors import StorageFull
 from .migrate import Migration, load_migrations, migrate
 from .records import (
     ActionRow,
@@ -701,9 +702,11 @@ class Store:
             try:
                 yield Tx(self.conn)
                 await self._to_the_end("COMMIT")
-            except BaseException:
+            except BaseException as exc:
                 if self.conn.in_transaction:
                     await self._to_the_end("ROLLBACK")
+                if getattr(exc, "sqlite_errorname", None) == "SQLITE_FULL":
+                    raise StorageFull() from exc  # a refusal the user can be told about
                 raise
 
     async def _to_the_end(self, statement: str) -> None:

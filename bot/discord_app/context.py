@@ -230,6 +230,8 @@ async def handling(interaction: discord.Interaction, command: str) -> AsyncItera
         with busy:
             yield
     except Exception as exc:
+        # the log says what the user was meant to see, even if telling them fails
+        outcome = f"refused:{exc.code}" if isinstance(exc, ServiceError) else "error"
         outcome = await report(interaction, exc)
     finally:
         log.info(

@@ -220,3 +220,17 @@ async def test_a_turn_the_channel_missed_is_posted_again_later(
         await sim.slash(player, "alhambra take", channel=channel, cards=action_code(take))
         await bot.calm()
         assert len([m for m in sim.dms(owner) if "could not post" in m.content]) == 1
+
+
+async def test_a_mistyped_code_is_refused_in_the_players_language_and_logged_so(
+    sim: FakeDiscord, run_bot, make_bot, db_path, caplog
+) -> None:
+    _, channel, users = await new_table(sim, ["ana", "bruno"], {"ana": "ja", "bruno": "ja"})
+    caplog.set_level("INFO", logger="alhambra.interactions")
+    async with run_bot(make_bot()):
+        await start(sim, channel, users)
+        _, _, player, _ = current_user(db_path, channel, users)
+        result = await sim.slash(player, "alhambra take", channel=channel, cards="XYZ")
+    assert result.ephemeral and "読み取れません" in result.content, result.content
+    lines = [r.getMessage() for r in caplog.records if "command=take" in r.getMessage()]
+    assert lines and "outcome=refused:bad_code" in lines[-1], lines

@@ -67,7 +67,7 @@ class ChannelAnnouncer:
                 lines += results_lines(locale, names, public)
             await channel.send(
                 "\n".join(lines)[:2000],
-                file=await scores_file(public, names, locale),
+                file=await scores_file(public, game.names, locale),  # pictures show names as typed
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             intro = None

@@ -169,7 +169,7 @@ async def turn_message(
     return TurnMessage(
         content="\n".join(lines)[:2000],
         embed=embed,
-        file=await table_file(public, names, locale),
+        file=await table_file(public, game.names, locale),  # pictures show names as typed
         view=turn_buttons(game, locale),
         allowed_mentions=pinging(player.user_id if player is not None else None),
     )

@@ -102,23 +102,25 @@ class BoardSelect(
 async def turn_button_clicked(interaction: discord.Interaction, game_id: int, op: TurnOp) -> None:
     async with handling(interaction, f"turn:{op}"):
         bot = bot_of(interaction)
-        here(interaction, await bot.service.game(game_id))
+        interaction.extras["game_id"] = game_id
         current = await bot.service.message_ref(game_id, "turn")
         if interaction.message is not None and (
             current is None or current[1] != interaction.message.id
         ):
             raise Outdated(i18n.t("en", "reply.stale"))
+        # the panel and the hand read the game through my_view, which checks where it is asked
         if op in ("take", "buy", "redesign"):
             await open_panel(interaction, game_id, op)
         elif op == "hand":
             await show_hand(interaction, game_id)
         elif op == "board":
-            game = await bot.service.game(game_id)
+            game = here(interaction, await bot.service.game(game_id))
             hint = i18n.t(user_locale(interaction), "panel.board")
             ui = discord.ui.View(timeout=None)
             ui.add_item(BoardSelect(game_id, game.names, hint))
             await reply(interaction, hint, view=ui)
         else:
+            here(interaction, await bot.service.game(game_id))
             await show_log(interaction, game_id)
 
 

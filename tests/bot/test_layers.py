@@ -3,6 +3,7 @@ and that every silenced type error says why (docs/ARCHITECTURE.md)."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -11,6 +12,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+#: the subprocesses import this checkout, whatever else is installed
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 LOADED = (
     "import sys\n"
     "from bot.__main__ import main\n"
@@ -38,6 +41,7 @@ def test_commands_without_discord_never_load_discord(argv: list[str], tmp_path: 
         capture_output=True,
         text=True,
         cwd=tmp_path,
+        env=ENV,
         timeout=120,
         check=True,
     ).stdout
@@ -47,7 +51,7 @@ def test_commands_without_discord_never_load_discord(argv: list[str], tmp_path: 
 def test_the_run_command_is_the_one_that_loads_discord(tmp_path: Path) -> None:
     """The check above would pass vacuously if nothing ever loaded discord this way."""
     code = LOADED.format(argv=["run"])
-    env = {"PATH": "", "DISCORD_TOKEN": ""}
+    env = {"PATH": "", "DISCORD_TOKEN": "", "PYTHONPATH": str(ROOT)}
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env
     ).stdout

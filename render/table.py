@@ -125,7 +125,7 @@ def _header(
     x -= 4 + text.width(scoring, 15) + 16
     w = 0
     if not view.is_over:
-        turn = label(labels, "turn", n=view.turn_number + 1)
+        turn = label(labels, "turn", n=view.turn_number)
         w = text.draw(d, (MARGIN, MARGIN + 11), turn, 16, MUTED, anchor="lm", max_width=120) + 10
     text.draw(
         d,

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO, TypeVar
 
 import render
-from engine import CARDS, TILES, Currency, SeatView, Undone
+from engine import CARDS, TILES, Currency, GameStarted, SeatView, Undone
 from engine.ai import LEVELS
 
 from ..core.errors import DatabaseError, ServiceError
@@ -42,6 +42,7 @@ from ..text.present import (
     cards_text,
     error_text,
     results_lines,
+    start_lines,
     step_line,
     turn_lines,
 )
@@ -325,7 +326,10 @@ class OfflineGame:
 
     def play(self, game: GameInfo) -> int:
         """Play to the end; 0 when the game finished."""
-        self.console.say(self.t("game.started", order=", ".join(game.names)))
+        setup = self.wait(self.service.log(game.id)).setup
+        started = next(e for e in setup if isinstance(e, GameStarted))
+        for line in start_lines(self.locale, game.names, started):
+            self.console.say(line)
         self.console.say(self.t("offline.pictures", path=self.out_dir))
         while True:
             game = self.wait(self.service.game(game.id))

@@ -10,10 +10,10 @@ import discord
 from engine import ScoringHeld
 
 from ..core.records import GameInfo
-from ..core.results import ActResult
+from ..core.results import ActResult, LoggedTurn
 from ..core.service import GameService
 from ..text import i18n
-from ..text.present import results_lines, turn_lines, turn_summary
+from ..text.present import results_lines, told_lines, untold
 from ..turns.ports import Spawn
 from .markup import inert, pinging, place_of, public_names
 from .pictures import scores_file
@@ -54,14 +54,28 @@ class ChannelAnnouncer:
         await self.service.set_meta(key, str(game.id))
 
     async def _turn_over(self, result: ActResult, locale: str) -> None:
+        """Post what the channel has not been told, and the next person's turn message.
+
+        A turn that hands the move to a computer player posts nothing (unless it held a
+        scoring round): its moves are told in the next person's turn message, so the channel
+        gets one message per person's turn, not one per seat."""
         game, state = result.game, result.state
         names = public_names(game)
         channel = self.client.get_partial_messageable(game.channel_id)
         end = result.end_events
         public = state.view(None)
-        intro: str | None = "\n".join(turn_summary(locale, names, result.turn_events, end))
-        if state.is_over or any(isinstance(e, ScoringHeld) for e in end):
-            lines = turn_lines(locale, names, result.turn_events, end)
+        scoring = any(isinstance(e, ScoringHeld) for e in end)
+        next_player = game.current_player if not state.is_over else None
+        previous = await self.service.message_ref(game.id, "turn")
+        if next_player is not None and next_player.is_computer and not scoring:
+            if previous is not None:  # nobody may act on it while the computers play
+                await self.service.forget_message(game.id, "turn")
+                self._spawn(retire(self.client, previous))
+            return
+        turns = await self._untold(result)
+        intro: str | None = "\n".join(told_lines(locale, names, turns))
+        if state.is_over or scoring:
+            lines = told_lines(locale, names, turns)
             if state.is_over:
                 lines += ["", f"**{i18n.t(locale, 'results.title')}**"]
                 lines += results_lines(locale, names, public)
@@ -71,11 +85,10 @@ class ChannelAnnouncer:
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             intro = None
-        previous = await self.service.message_ref(game.id, "turn")
         if state.is_over:
             await self.service.forget_message(game.id, "turn")
         else:
-            message = await turn_message(game, public, locale, intro=intro or None)
+            message = await turn_message(game, state, locale, intro=intro or None)
             sent = await channel.send(
                 message.content,
                 embed=message.embed,
@@ -86,6 +99,21 @@ class ChannelAnnouncer:
             await self.service.remember_message(game.id, "turn", game.channel_id, sent.id)
         if previous is not None:  # cosmetic, and Discord may retry it for seconds: background
             self._spawn(retire(self.client, previous))
+
+    async def _untold(self, result: ActResult) -> list[LoggedTurn]:
+        """The turns to tell now: the one that just ended, and any computer players' turns
+        before it that were not told (read from the log only when there can be some)."""
+        game = result.game
+        this = LoggedTurn(
+            result.seat.seat if result.seat.seat is not None else -1,
+            list(result.turn_events),
+            result.end_events,
+            result.version,
+        )
+        if not result.seat.is_computer:
+            return [this]  # a person's turn starts right after the channel was told
+        computers = {s.seat for s in game.seats if s.is_computer and s.seat is not None}
+        return untold((await self.service.log(game.id)).turns(), computers) or [this]
 
     async def notice(
         self, game: GameInfo, locale: str, key: str, *, mention: int | None = None, **params: object
@@ -98,10 +126,12 @@ class ChannelAnnouncer:
 
 
 async def retire(client: discord.Client, ref: tuple[int, int]) -> None:
-    """Take the buttons off an old turn message (its clicks are refused anyway)."""
+    """Take the buttons and the picture off an old turn message (its clicks are refused
+    anyway): what it said stays, so someone catching up reads a few lines per turn and sees
+    one picture, the current one."""
     channel_id, message_id = ref
     try:
         message = client.get_partial_messageable(channel_id).get_partial_message(message_id)
-        await message.edit(view=None)
+        await message.edit(view=None, embed=None, attachments=[])
     except discord.HTTPException:
         log.info("could not retire turn message %s", message_id)

@@ -13,9 +13,12 @@ from typing import Literal, cast
 
 import discord
 
+from engine import GameStarted
+
 from ..core.records import GameInfo
 from ..core.results import StartResult
 from ..text import i18n
+from ..text.present import start_lines
 from .context import BaseBot, bot_of, channel_locale, handling, here
 from .markup import public_names
 from .turn_message import turn_message
@@ -141,10 +144,9 @@ async def announce_start(interaction: discord.Interaction, started: StartResult)
     bot = bot_of(interaction)
     game = started.game
     locale = channel_locale(interaction)
-    order = ", ".join(f"{i + 1}. {name}" for i, name in enumerate(public_names(game)))
-    message = await turn_message(
-        game, started.state.view(None), locale, intro=i18n.t(locale, "game.started", order=order)
-    )
+    setup = next(e for e in started.events if isinstance(e, GameStarted))
+    intro = "\n".join(start_lines(locale, public_names(game), setup))
+    message = await turn_message(game, started.state, locale, intro=intro)
     try:
         sent = await interaction.followup.send(
             message.content,
@@ -154,7 +156,8 @@ async def announce_start(interaction: discord.Interaction, started: StartResult)
             allowed_mentions=message.allowed_mentions,
             wait=True,
         )
-        await bot.service.remember_message(game.id, "turn", sent.channel.id, sent.id)
+        if message.for_person:  # a computer opening the game is told in the next turn message
+            await bot.service.remember_message(game.id, "turn", sent.channel.id, sent.id)
     except discord.HTTPException:  # the game has started all the same: it must not stall
         log.exception("could not post the first turn message of game %s", game.id)
     await bot.flow.game_started(game.id, locale)

@@ -13,7 +13,7 @@ from typing import Literal, cast
 
 import discord
 
-from engine import SeatView
+from engine import Game, PlaceFromReserve, RemoveToReserve, Swap
 
 from ..core.errors import InvalidRequest, Outdated
 from ..core.records import GameInfo
@@ -25,18 +25,24 @@ from .pictures import TABLE_FILE, alhambra_file, table_file
 from .replies import show_hand, show_log
 
 TURN_COLOUR = discord.Colour.from_rgb(46, 125, 50)
-TurnOp = Literal["take", "buy", "redesign", "hand", "board", "log"]
-TURN_OPS: tuple[TurnOp, ...] = ("take", "buy", "redesign", "hand", "board", "log")
+TurnOp = Literal["take", "buy", "redesign", "place", "hand", "board", "log"]
+TURN_OPS: tuple[TurnOp, ...] = ("take", "buy", "redesign", "place", "hand", "board", "log")
+#: the buttons that open the private panel (first row); the others look at the table
+PLAY_OPS: tuple[TurnOp, ...] = ("take", "buy", "redesign", "place")
 
 
 class TurnButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"alh:t:(?P<game>\d{1,18}):(?P<version>\d{1,18}):(?P<op>take|buy|redesign|hand|board|log)",
+    template=(
+        r"alh:t:(?P<game>\d{1,18}):(?P<version>\d{1,18})"
+        r":(?P<op>take|buy|redesign|place|hand|board|log)"
+    ),
 ):
     STYLES: dict[str, discord.ButtonStyle] = {
         "take": discord.ButtonStyle.primary,
         "buy": discord.ButtonStyle.primary,
         "redesign": discord.ButtonStyle.primary,
+        "place": discord.ButtonStyle.success,
     }
 
     def __init__(self, game_id: int, version: int, op: TurnOp, label: str | None = None) -> None:
@@ -46,7 +52,7 @@ class TurnButton(
                 label=label or op,
                 style=self.STYLES.get(op, discord.ButtonStyle.secondary),
                 custom_id=f"alh:t:{game_id}:{version}:{op}",
-                row=0 if op in ("take", "buy", "redesign") else 1,
+                row=0 if op in PLAY_OPS else 1,
             )
         )
 
@@ -58,7 +64,7 @@ class TurnButton(
         match: re.Match[str],
         /,
     ) -> TurnButton:
-        # the template admits only the six operations
+        # the template admits only the known operations
         return cls(int(match["game"]), int(match["version"]), cast(TurnOp, match["op"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -109,8 +115,8 @@ async def turn_button_clicked(interaction: discord.Interaction, game_id: int, op
         ):
             raise Outdated(i18n.t("en", "reply.stale"))
         # the panel and the hand read the game through my_view, which checks where it is asked
-        if op in ("take", "buy", "redesign"):
-            await open_panel(interaction, game_id, op)
+        if op in PLAY_OPS:
+            await open_panel(interaction, game_id, "main" if op == "place" else op)
         elif op == "hand":
             await show_hand(interaction, game_id)
         elif op == "board":
@@ -135,43 +141,69 @@ async def board_selected(interaction: discord.Interaction, game_id: int, value: 
         await interaction.response.edit_message(content=names[seat], attachments=[picture])
 
 
-def turn_buttons(game: GameInfo, locale: str) -> discord.ui.View:
+def turn_ops(state: Game) -> tuple[TurnOp, ...]:
+    """The buttons that apply to the turn beginning in `state`: the final placement only
+    places; a redesign is offered when one is possible (it depends on the Alhambra and the
+    reserve, which everyone sees). Buy stays, as whether one is affordable is private: its
+    panel says why when nothing is."""
+    if state.is_final_placement:
+        return ("place", "hand", "board", "log")
+    seat = state.current_seat
+    kinds = {type(a) for a in state.view(seat).legal} if seat is not None else set()
+    redesign: tuple[TurnOp, ...] = (
+        ("redesign",) if kinds & {RemoveToReserve, PlaceFromReserve, Swap} else ()
+    )
+    return ("take", "buy", *redesign, "hand", "board", "log")
+
+
+def turn_buttons(
+    game: GameInfo, locale: str, ops: tuple[TurnOp, ...] = TURN_OPS
+) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    for op in TURN_OPS:
-        view.add_item(TurnButton(game.id, game.version, op, i18n.t(locale, f"button.{op}")))
+    for op in ops:
+        key = "button.place_received" if op == "place" else f"button.{op}"
+        view.add_item(TurnButton(game.id, game.version, op, i18n.t(locale, key)))
     return view
 
 
 @dataclass(frozen=True)
 class TurnMessage:
-    """What to post: the text (what happened, the mention), the embed, the table, the buttons."""
+    """What to post: the text (what happened, the mention), the embed, the table, the buttons.
+    `for_person` is False when a computer player is to move: the message then only shows the
+    table (the game's first message when a computer opens it), and is no turn message."""
 
     content: str
     embed: discord.Embed
     file: discord.File
     view: discord.ui.View
     allowed_mentions: discord.AllowedMentions
+    for_person: bool = True
 
 
 async def turn_message(
-    game: GameInfo, public: SeatView, locale: str, *, intro: str | None = None
+    game: GameInfo, state: Game, locale: str, *, intro: str | None = None
 ) -> TurnMessage:
-    """The message opening the turn of `public` (a spectator's view of the game)."""
+    """The message opening the turn of `state`'s current player (drawn as a spectator sees
+    the game)."""
+    public = state.view(None)
     names = public_names(game)
     seat = public.current_seat
     player = game.at_seat(seat) if seat is not None else None
+    person = player is not None and not player.is_computer
     embed = discord.Embed(colour=TURN_COLOUR)
     lines = [intro] if intro else []
     if seat is not None:
         embed.title = i18n.t(locale, "game.turn_title", turn=public.turn_number, name=names[seat])
-        key = "turn.final" if public.final_placement else "game.turn"
-        lines.append(i18n.t(locale, key, mention=mention_of(game, seat)))
+        if person:
+            key = "turn.final" if public.final_placement else "game.turn"
+            lines.append(i18n.t(locale, key, mention=mention_of(game, seat)))
     embed.set_image(url=f"attachment://{TABLE_FILE}")
     embed.set_footer(text=f"#{game.id} · v{game.version}")
     return TurnMessage(
         content="\n".join(lines)[:2000],
         embed=embed,
         file=await table_file(public, game.names, locale),  # pictures show names as typed
-        view=turn_buttons(game, locale),
-        allowed_mentions=pinging(player.user_id if player is not None else None),
+        view=turn_buttons(game, locale, turn_ops(state)) if person else discord.ui.View(),
+        allowed_mentions=pinging(player.user_id if person and player is not None else None),
+        for_person=person,
     )

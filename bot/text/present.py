@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from engine import (
     CARDS,
@@ -29,6 +29,7 @@ from engine import (
     DirkDrew,
     EndTurn,
     Event,
+    GameStarted,
     GivenToDirk,
     GiveToDirk,
     MarketDistributed,
@@ -398,6 +399,57 @@ def log_paragraphs(locale: str, names: Sequence[str], game_log: GameLog) -> list
         + "\n".join(_logged_lines(locale, names, turn))
         for number, turn in enumerate(game_log.turns(), start=1)
     ]
+
+
+def start_lines(locale: str, names: Sequence[str], started: GameStarted) -> list[str]:
+    """The start of a game as the table reads it: the order of play from the player who
+    starts, why they start (RULES.md 2), and everyone's starting money, which is public."""
+    seats = len(started.hands)
+    order = [(started.start_seat + i) % seats for i in range(seats)]
+    lines = [i18n.t(locale, "game.started", order=", ".join(names[s] for s in order))]
+    counts = [len(hand) for hand in started.hands]
+    totals = [sum(CARDS[c].value for c in hand) for hand in started.hands]
+    first = started.start_seat
+    name = names[first]
+    fewest = [s for s in range(seats) if counts[s] == counts[first]]
+    least = [s for s in fewest if totals[s] == totals[first]]
+    if len(fewest) == 1:
+        lines.append(i18n.t(locale, "game.starts_fewest", name=name, count=counts[first]))
+    elif len(least) == 1:
+        lines.append(
+            i18n.t(locale, "game.starts_least", name=name, count=counts[first], total=totals[first])
+        )
+    else:
+        lines.append(i18n.t(locale, "game.starts_seat", name=name))
+    lines.append(i18n.t(locale, "game.starting_money"))
+    lines += [f"- {names[s]}: {cards_text(locale, started.hands[s])}" for s in order]
+    return lines
+
+
+def untold(turns: Sequence[LoggedTurn], computers: Collection[int]) -> list[LoggedTurn]:
+    """The finished turns the channel has not been told, the last one included.
+
+    The channel hears about a game when a turn hands the move to a person, holds a scoring
+    round or ends the game; computer players' turns in between are told together with the
+    next of those, so nobody reads a message addressed to a computer. Derived from the log
+    alone, so a retry after a failed post or a restart tells the same turns."""
+    out: list[LoggedTurn] = []
+    for index in range(len(turns) - 1, -1, -1):
+        turn = turns[index]
+        told = any(isinstance(e, ScoringHeld) for e in turn.end) or (
+            index + 1 < len(turns) and turns[index + 1].seat not in computers
+        )
+        if out and told:
+            break
+        out.append(turn)
+    return out[::-1]
+
+
+def told_lines(locale: str, names: Sequence[str], turns: Sequence[LoggedTurn]) -> list[str]:
+    """What the channel reads about `turns` (see `untold`): each turn's summary, and a block
+    per scoring round; the oldest lines are dropped beyond `SUMMARY_LINES`."""
+    out = [line for turn in turns for line in _logged_lines(locale, names, turn)]
+    return out[-SUMMARY_LINES:]
 
 
 def since_last_turn(locale: str, names: Sequence[str], game_log: GameLog, seat: int) -> list[str]:

@@ -74,7 +74,7 @@ def test_a_whole_game_choosing_the_first_option_every_time(tmp_path: Path) -> No
     )
     assert done.returncode == 0, done.stderr
     text = done.stdout
-    assert "The game begins! Turn order:" in text
+    assert "The game begins! Order of play:" in text and "Starting money" in text
     assert "Your turn: what do you do?" in text and "   1. Take money" in text
     assert "Scoring round 3!" in text
     assert "The game is over!" in text and "Winner:" in text
@@ -149,7 +149,7 @@ def test_the_table_is_set_up_with_menus_when_no_flag_says_how(tmp_path: Path) ->
     assert "How many players at the table, you included?" in text and "   5. 6 players" in text
     assert "Who is player 2?" in text and "Computer: Hard (hard)" in text
     assert "'seven' is not a number: type one from 1 to 5." in text
-    order = re.search(r"Turn order: (.*)\.", text)
+    order = re.search(r"Order of play: (.*)\.", text)
     assert order is not None
     players = order[1].split(", ")
     assert sorted(players)[:2] == ["Ana", "Bo"] and any("(hard)" in p for p in players)

@@ -174,7 +174,12 @@ async def play_by_buttons(table: Table, action: Action, user: User, game: Game) 
         return
     # placing, ending or undoing: the panel of the current decision
     table.interactions += 1
-    opened = await sim.click(user, turn, "Buy")  # any action button opens the current decision
+    # the final placement's turn message has a Place button; otherwise any action button
+    # opens the current decision
+    labels = turn.button_labels()
+    opened = await sim.click(
+        user, turn, "Place your buildings" if "Place your buildings" in labels else "Buy"
+    )
     panel = opened.response
     assert panel is not None
     if isinstance(action, Place | PlaceInReserve | GiveToDirk):

@@ -16,8 +16,10 @@ from collections.abc import Sequence
 
 from engine import (
     CARDS,
+    SCORING_TABLE,
     TILES,
     Action,
+    Building,
     BuildingBought,
     BuildingPlaced,
     BuildingRemoved,
@@ -47,6 +49,8 @@ from engine import (
     Swap,
     TakeMoney,
     Undo,
+    majority_points,
+    scoring_now,
 )
 from render import cell_code
 
@@ -477,3 +481,56 @@ def results_lines(locale: str, names: Sequence[str], view: SeatView) -> list[str
         for s in order
     ]
     return lines
+
+
+def list_text(locale: str, items: Sequence[str]) -> str:
+    """Items in a row, with the language's list separator ("a, b" / "a、b")."""
+    return i18n.t(locale, "word.list_separator").join(items)
+
+
+# --- scoring explained -----------------------------------------------------------------------
+
+
+def points_table(locale: str) -> list[str]:
+    """The points of each scoring round per building type, one line per round, then how ties
+    and walls score: the engine's own scoring table, in words (the rules command)."""
+    lines = []
+    for round_no, paid in sorted(SCORING_TABLE.items()):
+        entries = [
+            f"{i18n.t(locale, f'building.{b.label}')} {'/'.join(str(p) for p in paid[b])}"
+            for b in Building
+        ]
+        lines.append(i18n.t(locale, f"rules.points.round_{round_no}", points=" · ".join(entries)))
+    lines.append(i18n.t(locale, "rules.points.notes"))
+    return lines
+
+
+def leaders_line(locale: str, names: Sequence[str], view: SeatView) -> str:
+    """Per building type, who has the most (Dirk too, in a two-player game) and what the next
+    scoring round would pay them if it were held now; "" once the game is over.
+
+    One line, for the turn message or a status: "Most buildings of each type, and what scoring
+    round 2 would pay now: Pavilion: ana (3) +8 · Seraglio: nobody · …". Tied leaders share the
+    points of the places they cover, as the engine scores them (`engine.scoring_now`).
+    """
+    if view.is_over:
+        return ""
+    held = scoring_now(view)
+    points = majority_points(held.round_no, held.counts)
+    dirk = len(view.table)  # Dirk's entry comes after the seats; his points are not kept
+    parts = []
+    for building in Building:
+        b = int(building)
+        params: dict[str, object] = {"building": i18n.t(locale, f"building.{building.label}")}
+        most = max((c[b] for c in held.counts), default=0)
+        leaders = [i for i, c in enumerate(held.counts) if c[b] == most > 0]
+        who = [names[i] if i < dirk else i18n.t(locale, "img.dirk") for i in leaders]
+        params |= {"count": most, "points": points[leaders[0]][b] if leaders else 0}
+        if not leaders:
+            key = "leaders.nobody"
+        elif len(leaders) > 1:
+            key, params["names"] = "leaders.tied", list_text(locale, who)
+        else:
+            key, params["name"] = ("leaders.one" if leaders[0] < dirk else "leaders.dirk"), who[0]
+        parts.append(i18n.t(locale, key, **params))
+    return i18n.t(locale, "leaders.line", round=held.round_no, types=" · ".join(parts))

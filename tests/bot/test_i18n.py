@@ -18,8 +18,8 @@ def test_every_locale_has_every_key_with_the_same_placeholders(locale: str) -> N
         assert other[key].strip(), key
 
 
-#: Texts that are rightly the same in Portuguese: names and words spelled alike.
-SAME_IN_PORTUGUESE = {"img.title", "img.dirk", "img.col_total"}
+#: Texts that are rightly the same in Portuguese: names and words spelled alike, punctuation.
+SAME_IN_PORTUGUESE = {"img.title", "img.dirk", "img.col_total", "word.list_separator"}
 
 
 def test_translations_are_not_just_english() -> None:

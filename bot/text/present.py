@@ -404,6 +404,27 @@ def log_paragraphs(locale: str, names: Sequence[str], game_log: GameLog) -> list
     ]
 
 
+def pages_of(paragraphs: Sequence[str], limit: int) -> list[str]:
+    """The paragraphs in order, packed into as few pages of at most `limit` characters as
+    possible, a blank line between two on the same page; a paragraph longer than a page is cut
+    with "…". Packed from the first: a page, once full, never changes as paragraphs are added,
+    so a page number keeps meaning the same turns while a game goes on. No paragraph, no page."""
+    pages: list[str] = []
+    current = ""
+    for paragraph in paragraphs:
+        if len(paragraph) > limit:
+            paragraph = paragraph[: limit - 1] + "…"
+        if current and len(current) + 2 + len(paragraph) <= limit:
+            current += "\n\n" + paragraph
+            continue
+        if current:
+            pages.append(current)
+        current = paragraph
+    if current:
+        pages.append(current)
+    return pages
+
+
 def since_last_turn(locale: str, names: Sequence[str], game_log: GameLog, seat: int) -> list[str]:
     """What the other players did (and any scoring) since `seat` last ended a turn."""
     turns = game_log.turns()

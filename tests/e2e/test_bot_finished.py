@@ -11,6 +11,7 @@ from fake_discord import FakeDiscord
 from fake_discord.models import Message
 from players import Table, play_to_the_end, stored_game
 
+from bot.text import i18n
 from engine import Options, TurnEnded, new_game
 from engine.actions import action_from_json
 
@@ -85,6 +86,8 @@ async def test_the_results_show_the_finished_game(sim, run_bot, make_bot, db_pat
     sim.member(guild, users[1])
     watcher = sim.user("watcher")
     sim.member(guild, watcher)
+    japanese = sim.user("kenji", locale="ja")
+    sim.member(guild, japanese)
     channel = sim.channel(guild, "alhambra")
     async with run_bot(make_bot()) as bot:
         results, _ = await _finished_game(sim, bot, db_path, channel, users)
@@ -100,6 +103,15 @@ async def test_the_results_show_the_finished_game(sim, run_bot, make_bot, db_pat
         assert [a.filename for a in pictures] == ["alhambra.png"] * 3
         assert all(a.is_png() for a in pictures)
         assert "Every Alhambra at the end of the game" in boards.text
+        # each picture says whose Alhambra it is, in the reader's language
+        described = {a.description.split("'s Alhambra")[0] for a in pictures}
+        assert len(described) == 3 and {"ana", "bruno"} <= described, described
+        sheet = await sim.click(japanese, results, "Score sheet")
+        final = i18n.t("ja", "alt.scores.final") + i18n.t("ja", "alt.scores.standings", rows="1")
+        assert sheet.response.attachment("scores.png").description.startswith(final[:-1])
+        boards = await sim.click(japanese, results, "Every Alhambra")
+        said = [a.description for a in boards.messages[-1].attachments]
+        assert any(d.startswith("ana さんのアルハンブラ") for d in said), said
 
         shown = await sim.click(users[1], results, "Log")
         turns = await _read_whole_log(sim, users[1], shown)
@@ -167,6 +179,10 @@ async def test_results_and_log_buttons_answer_only_at_home(sim, run_bot, make_bo
         started = await sim.click(users[0], lobby, "Start")
         await started.wait_followups(1)
         game_id = stored_game(db_path, channel.id)[0]
+        # a player's hand, described: the cards and each currency's total
+        hand = await sim.click(users[1], started.followups[0], "Show my hand")
+        said = hand.response.attachment("hand.png").description
+        assert said.startswith("bruno's hand: ") and "Totals: Crown " in said
         ids = [f"alh:r:{game_id}:{op}" for op in ("scores", "log", "boards")]
         ids.append(f"alh:l:{game_id}:1")
         for custom_id in ids:

@@ -46,7 +46,7 @@ async def show_boards(interaction: discord.Interaction, game_id: int) -> None:
     """Every player's Alhambra in one answer (at most six pictures: Discord allows ten)."""
     result = await my_view(interaction, game_id)
     locale = user_locale(interaction)
-    if not interaction.response.is_done():  # six pictures take longer than Discord waits
+    if not interaction.response.is_done():  # drawing up to six pictures: acknowledge first
         await interaction.response.defer(ephemeral=True, thinking=True)
     names = result.game.names  # pictures show names as typed
     files = [

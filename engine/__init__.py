@@ -80,7 +80,7 @@ from .events import (
 from .game import Game, IllegalAction
 from .options import Options
 from .payments import can_afford, has_exact_payment, minimal_payments
-from .scoring import majority_points, score_majorities
+from .scoring import majority_points, next_scoring_round, score_majorities, scoring_now
 from .state import Phase, TableState
 from .view import VIEW_ADAPTER, PlayerView, SeatView
 
@@ -163,6 +163,8 @@ __all__ = [
     "minimal_payments",
     "money_cards",
     "new_game",
+    "next_scoring_round",
     "replay",
     "score_majorities",
+    "scoring_now",
 ]

@@ -82,6 +82,8 @@ DEFAULT_LABELS: dict[str, str] = {
     "col_wall": "wall",
     "col_round": "round",
     "col_total": "total",
+    "counts_legend": "buildings → points",
+    "scoring_now": "If round {n} were held now",
     # Names of currencies and building types (the catalogue's currency.* and building.*).
     "currency.crown": "Crown",
     "currency.dirham": "Dirham",

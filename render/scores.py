@@ -1,8 +1,11 @@
 """The score sheet: every scoring round's points per player, type and wall; the ranking; a chart.
 
 Players check a score sheet to see *why* someone is ahead, so each round shows where its points
-came from (which majorities, how much wall), not just totals. The chart shows the race: each
-player's score after each round, with a distinct marker shape as well as a colour.
+came from: per type, how many buildings each player had and the points they brought ("3 → 8"),
+and the length of the longest outer wall (one point each), not just totals. While the game runs,
+a last table shows what the next round would pay if it were held now (`engine.scoring_now`).
+The chart shows the race: each player's score after each round, with a distinct marker shape as
+well as a colour.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from engine import Building, ScoringHeld, SeatView
+from engine import Building, ScoringHeld, SeatView, scoring_now
 
 from . import text
 from .canvas import building_chip, new_canvas, pill, to_png
@@ -21,8 +24,8 @@ from .palette import GRID, INK, MUTED, PANEL, PAPER_DARK, RGB, WALL_HIGHLIGHT
 MARGIN = 16
 WIDTH = 860
 ROW_H = 28
-NAME_W = 230
-TYPE_W = 56
+NAME_W = 200
+TYPE_W = 64
 NUM_W = 74
 CHART_H = 250
 
@@ -43,7 +46,11 @@ def scores_image(
     """The picture as a Pillow image (see `render_scores`)."""
     players = len(view.table)
     rounds = list(view.scoring_rounds)
-    table_h = sum(ROW_H * (players + 1) + 44 for _ in rounds) or 40
+    tables: list[tuple[ScoringHeld, str]] = [(r, _round_title(r.round_no, labels)) for r in rounds]
+    if not view.is_over:  # what the next round would pay now, below the rounds held
+        now = scoring_now(view)
+        tables.append((now, label(labels, "scoring_now", n=now.round_no)))
+    table_h = sum(ROW_H * (players + 1) + 44 for _ in tables) + (0 if rounds else 40)
     side_h = max(CHART_H, 44 + players * 30)
     height = MARGIN + 44 + side_h + 20 + table_h + MARGIN
     img, d = new_canvas(WIDTH, height)
@@ -61,8 +68,9 @@ def scores_image(
     if not rounds:
         empty = label(labels, "no_scoring_yet")
         text.draw(d, (MARGIN, y + 10), empty, 16, MUTED, max_width=WIDTH - 2 * MARGIN)
-    for held_round in rounds:
-        y = _round_table(d, held_round, names, y, labels)
+        y += 40
+    for held_round, title in tables:
+        y = _round_table(d, held_round, title, names, y, labels)
     return img
 
 
@@ -166,15 +174,26 @@ def _marker(d: ImageDraw.ImageDraw, shape: str, x: float, y: float, r: float, co
         d.line((x - r, y + r, x + r, y - r), fill=color, width=3)
 
 
+def _round_title(round_no: int, labels: Labels | None) -> str:
+    if round_no in (1, 2, 3):
+        return label(labels, f"scoring_{round_no}")
+    return label(labels, "scoring_n", n=round_no)
+
+
 def _round_table(
-    d: ImageDraw.ImageDraw, held: ScoringHeld, names: Sequence[str], y: int, labels: Labels | None
+    d: ImageDraw.ImageDraw,
+    held: ScoringHeld,
+    title: str,
+    names: Sequence[str],
+    y: int,
+    labels: Labels | None,
 ) -> int:
     """One round's table; returns the y below it."""
-    if held.round_no in (1, 2, 3):
-        title = label(labels, f"scoring_{held.round_no}")
-    else:
-        title = label(labels, "scoring_n", n=held.round_no)
-    text.draw(d, (MARGIN, y), title, 18, INK, bold=True, max_width=WIDTH - 2 * MARGIN)
+    legend = label(labels, "counts_legend")
+    legend_w = text.width(text.fit(legend, 14, WIDTH // 3), 14)
+    room = WIDTH - 2 * MARGIN - legend_w - 16
+    text.draw(d, (MARGIN, y), title, 18, INK, bold=True, max_width=room)
+    text.draw(d, (WIDTH - MARGIN, y + 11), legend, 14, MUTED, anchor="rm", max_width=WIDTH // 3)
     y += 28
     x0 = MARGIN + NAME_W
     d.rectangle((MARGIN, y, WIDTH - MARGIN, y + ROW_H - 1), fill=PAPER_DARK)
@@ -209,15 +228,10 @@ def _round_table(
             anchor="lm",
             max_width=NAME_W - 30,
         )
+        counts = held.counts[row.seat] if row.seat < len(held.counts) else ()
         for i, pts in enumerate(row.buildings):
-            text.draw(
-                d,
-                (x0 + i * TYPE_W + TYPE_W / 2, y + ROW_H / 2),
-                str(pts) if pts else "·",
-                16,
-                INK if pts else MUTED,
-                anchor="mm",
-            )
+            count = counts[i] if i < len(counts) else 0
+            _count_and_points(d, x0 + i * TYPE_W + TYPE_W / 2, y + ROW_H / 2, count, pts)
         cells = (str(row.wall), f"+{row.total}", str(row.score))
         for i, value in enumerate(cells):
             text.draw(
@@ -231,3 +245,16 @@ def _round_table(
             )
         y += ROW_H
     return y + 16
+
+
+def _count_and_points(d: ImageDraw.ImageDraw, cx: float, cy: float, count: int, pts: int) -> None:
+    """A type's cell: "3 → 8", the buildings in grey and the points they brought in black; a
+    dot when the player had none of the type."""
+    if not count and not pts:
+        text.draw(d, (cx, cy), "·", 16, MUTED, anchor="mm")
+        return
+    head = f"{count} → "
+    head_w, pts_w = text.width(head, 13), text.width(str(pts), 16, bold=True)
+    left = cx - (head_w + pts_w) / 2
+    text.draw(d, (left, cy), head, 13, MUTED, anchor="lm")
+    text.draw(d, (left + head_w, cy), str(pts), 16, INK if pts else MUTED, bold=True, anchor="lm")

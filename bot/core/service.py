@@ -130,6 +130,18 @@ class GameService:
             raise NoGameHere()
         return game
 
+    async def game_to_show(self, channel_id: int) -> GameInfo:
+        """The game a channel's score sheet, log and boards are about: the running game, else
+        the last one that finished there (also while a new one gathers players), else the lobby
+        (which has nothing to show yet)."""
+        async with self.store.read() as tx:
+            game = await tx.open_game_in_channel(channel_id)
+            if game is None or game.status == "lobby":
+                game = await tx.last_finished_game_in_channel(channel_id) or game
+        if game is None:
+            raise NoGameHere()
+        return game
+
     # --- the lobby -----------------------------------------------------------------------------
 
     async def create_game(

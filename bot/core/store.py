@@ -89,6 +89,15 @@ class Tx:
         )
         return None if row is None else await self._with_seats(row)
 
+    async def last_finished_game_in_channel(self, channel_id: int) -> GameInfo | None:
+        """The channel's game that ended with a result most recently (abandoned ones aside)."""
+        row = await self.row(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'finished' "
+            "ORDER BY ended_at DESC, id DESC LIMIT 1",
+            (channel_id,),
+        )
+        return None if row is None else await self._with_seats(row)
+
     async def _with_seats(self, row: sqlite3.Row) -> GameInfo:
         seats = await self.rows(
             "SELECT join_order, seat, kind, user_id, level, display_name, joined_at "

@@ -4,6 +4,7 @@ finished turn, scoring rounds, the results, the next turn's message, short notic
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 
@@ -17,6 +18,7 @@ from ..text.present import results_lines, told_lines, untold
 from ..turns.ports import Spawn
 from .markup import inert, pinging, place_of, public_names
 from .pictures import scores_file
+from .results_message import results_buttons
 from .turn_message import turn_message
 
 log = logging.getLogger("alhambra.play")
@@ -79,10 +81,13 @@ class ChannelAnnouncer:
             if state.is_over:
                 lines += ["", f"**{i18n.t(locale, 'results.title')}**"]
                 lines += results_lines(locale, names, public)
+            # the results offer the finished game's score sheet, log and boards
+            extra: dict[str, Any] = {"view": results_buttons(game, locale)} if state.is_over else {}
             await channel.send(
                 "\n".join(lines)[:2000],
                 file=await scores_file(public, game.names, locale),  # pictures show names as typed
                 allowed_mentions=discord.AllowedMentions.none(),
+                **extra,
             )
             intro = None
         if state.is_over:

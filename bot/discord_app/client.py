@@ -40,6 +40,8 @@ from .group import AlhambraCog
 from .lobby_message import LobbyButton
 from .messenger import DiscordMessenger
 from .panel import PanelButton, PanelSelect
+from .replies import LogPageButton
+from .results_message import ResultsButton
 from .translator import CatalogueTranslator
 from .turn_message import BoardSelect, TurnButton
 
@@ -52,6 +54,8 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     PanelButton,
     PanelSelect,
     BoardSelect,
+    ResultsButton,
+    LogPageButton,
 )
 
 

@@ -158,6 +158,14 @@ async def current_game(interaction: discord.Interaction) -> GameInfo:
     return game
 
 
+async def shown_game(interaction: discord.Interaction) -> GameInfo:
+    """The game whose score sheet, log and boards the channel shows: the running one, else the
+    last one that finished there (refused outside a server)."""
+    game = await bot_of(interaction).service.game_to_show(channel_id_of(interaction))
+    interaction.extras["game_id"] = game.id
+    return game
+
+
 def here(interaction: discord.Interaction, game: GameInfo) -> GameInfo:
     """The game, if the interaction comes from its own channel (or thread) and server. A
     component's custom id names its game, but a forged one can come from anywhere: refused as

@@ -14,8 +14,10 @@ from ..core.errors import NoGameHere
 from ..core.records import DeadlinePolicy, DeadlineRules, VacationPolicy
 from ..core.service import check_deadline_rules
 from ..text import i18n
+from ..text.present import leaders_line, points_table
 from .context import (
     BaseBot,
+    bounded,
     channel_id_of,
     channel_locale,
     current_game,
@@ -24,11 +26,13 @@ from .context import (
     user_locale,
 )
 from .lobby_message import announce_start, lobby_embed, lobby_view, refresh_lobby
-from .markup import inert
+from .markup import inert, public_names
 from .pictures import table_file
 from .translator import T
 
 RULES_COLOUR = discord.Colour.from_rgb(196, 120, 48)
+#: Discord refuses an embed field value longer than this.
+FIELD_LIMIT = 1024
 
 
 class LobbyCommands(commands.Cog):
@@ -173,8 +177,9 @@ class LobbyCommands(commands.Cog):
             scores = ", ".join(f"{n} {s}" for n, s in zip(names, view.scores, strict=True))
             current = names[view.current_seat] if view.current_seat is not None else "-"
             text = i18n.t(locale, "status.turn", turn=view.turn_number, name=current, scores=scores)
+            text += "\n" + leaders_line(locale, public_names(game), view)
             picture = await table_file(view, names, locale)
-            await interaction.followup.send(text, file=picture, ephemeral=True)
+            await interaction.followup.send(bounded(text), file=picture, ephemeral=True)
 
     @app_commands.command(name=T("cmd.abandon.name"), description=T("cmd.abandon.description"))
     async def abandon(self, interaction: discord.Interaction) -> None:
@@ -199,5 +204,10 @@ class LobbyCommands(commands.Cog):
                 title=i18n.t(locale, "rules.title"),
                 description=i18n.t(locale, "rules.body"),
                 colour=RULES_COLOUR,
+            )
+            embed.add_field(
+                name=i18n.t(locale, "rules.points.title"),
+                value="\n".join(points_table(locale))[:FIELD_LIMIT],
+                inline=False,
             )
             await reply(interaction, embed=embed)

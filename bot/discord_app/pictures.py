@@ -1,5 +1,6 @@
 """Pictures as Discord attachments: each drawn by `render` in a worker thread, so the event loop
-keeps answering other interactions, with its words in the reader's language."""
+keeps answering other interactions, with its words in the reader's language, and described in
+words too (`text.alt`: the attachment's alt text). Every file the bot posts is made here."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import render
 from engine import SeatView
 
 from ..text import i18n
+from ..text.alt import alhambra_alt, hand_alt, scores_alt, table_alt
 from ..text.menus import PanelSpec, panel_picture
 
 TABLE_FILE = "table.png"
@@ -20,35 +22,33 @@ ALHAMBRA_FILE = "alhambra.png"
 HAND_FILE = "hand.png"
 
 
-def _file(png: bytes, name: str) -> discord.File:
-    return discord.File(io.BytesIO(png), filename=name)
+def _file(png: bytes, name: str, description: str) -> discord.File:
+    return discord.File(io.BytesIO(png), filename=name, description=description)
 
 
 async def table_file(view: SeatView, names: list[str], locale: str) -> discord.File:
     """The table picture with its words in `locale` (the reader's, or the game's in public)."""
     labels = i18n.image_labels(locale)
-    return _file(
-        await asyncio.to_thread(render.render_table, view, names, labels=labels), TABLE_FILE
-    )
+    png = await asyncio.to_thread(render.render_table, view, names, labels=labels)
+    return _file(png, TABLE_FILE, table_alt(locale, names, view))
 
 
 async def scores_file(view: SeatView, names: list[str], locale: str) -> discord.File:
     labels = i18n.image_labels(locale)
     png = await asyncio.to_thread(render.render_scores, view, names, labels=labels)
-    return _file(png, SCORES_FILE)
+    return _file(png, SCORES_FILE, scores_alt(locale, names, view))
 
 
 async def alhambra_file(view: SeatView, seat: int, name: str, locale: str) -> discord.File:
     labels = i18n.image_labels(locale)
     png = await asyncio.to_thread(render.render_alhambra, view, seat, name=name, labels=labels)
-    return _file(png, ALHAMBRA_FILE)
+    return _file(png, ALHAMBRA_FILE, alhambra_alt(locale, name, view, seat))
 
 
 async def hand_file(view: SeatView, name: str, locale: str) -> discord.File:
     labels = i18n.image_labels(locale)
-    return _file(
-        await asyncio.to_thread(render.render_hand, view, name=name, labels=labels), HAND_FILE
-    )
+    png = await asyncio.to_thread(render.render_hand, view, name=name, labels=labels)
+    return _file(png, HAND_FILE, hand_alt(locale, name, view))
 
 
 async def panel_file(
@@ -58,4 +58,7 @@ async def panel_file(
     if spec.picture is None:  # most panels: no worker thread needed
         return None
     png = await asyncio.to_thread(panel_picture, view, spec, name, locale)
-    return None if png is None else _file(png, ALHAMBRA_FILE)
+    if png is None or view.seat is None:
+        return None
+    description = alhambra_alt(locale, name, view, view.seat, spec.picture)
+    return _file(png, ALHAMBRA_FILE, description)

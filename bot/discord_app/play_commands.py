@@ -1,5 +1,6 @@
 """Playing by slash command: `/alhambra take, buy, place, redesign, undo, end-turn, hand,
-board, log, scores`, with autocomplete that offers exactly the legal choices.
+board, log, scores`, with autocomplete that offers exactly the legal choices. Board, log and
+scores show the channel's last finished game when none is running there.
 
 Every decision goes through the turn flow (`TurnFlow.act`), whose engine checks the rules; this
 module reads what was typed, and words the answer.
@@ -44,9 +45,18 @@ from ..text.present import (
     pick_cards,
     read_number,
 )
-from .context import BaseBot, bot_of, channel_locale, current_game, handling, reply, user_locale
-from .pictures import alhambra_file, scores_file
-from .replies import show_hand, show_log
+from .context import (
+    BaseBot,
+    bot_of,
+    channel_locale,
+    current_game,
+    handling,
+    reply,
+    shown_game,
+    user_locale,
+)
+from .pictures import alhambra_file
+from .replies import LOG_MAX_PAGE, show_hand, show_log, show_scores
 from .translator import T
 
 MAX_CHOICES = 25
@@ -62,6 +72,12 @@ async def _decision(interaction: discord.Interaction) -> tuple[ViewResult, SeatV
 
 async def _command_view(interaction: discord.Interaction) -> ViewResult:
     game = await current_game(interaction)
+    return await bot_of(interaction).service.view(game.id, interaction.user.id)
+
+
+async def _shown_view(interaction: discord.Interaction) -> ViewResult:
+    """The running game as the user sees it, else the channel's last finished game."""
+    game = await shown_game(interaction)
     return await bot_of(interaction).service.view(game.id, interaction.user.id)
 
 
@@ -326,7 +342,7 @@ class PlayCommands(commands.Cog):
     async def board(self, interaction: discord.Interaction, player: str | None = None) -> None:
         async with handling(interaction, "board"):
             locale = user_locale(interaction)
-            result = await _command_view(interaction)
+            result = await _shown_view(interaction)
             names = result.game.names
             if player is None:
                 seat = result.seat if result.seat is not None else result.view.current_seat or 0
@@ -342,7 +358,7 @@ class PlayCommands(commands.Cog):
     @board.autocomplete("player")
     async def _board_player(self, interaction: discord.Interaction, current: str) -> Choices:
         try:
-            game = await current_game(interaction)
+            game = await shown_game(interaction)
         except ServiceError:
             return []
         return [
@@ -352,19 +368,21 @@ class PlayCommands(commands.Cog):
         ][:MAX_CHOICES]
 
     @app_commands.command(name=T("cmd.log.name"), description=T("cmd.log.description"))
-    async def log(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(page=T("cmd.log.page.description"))
+    async def log(
+        self,
+        interaction: discord.Interaction,
+        page: app_commands.Range[int, 1, LOG_MAX_PAGE] | None = None,
+    ) -> None:
         async with handling(interaction, "log"):
-            game = await current_game(interaction)
-            await show_log(interaction, game.id)
+            game = await shown_game(interaction)
+            await show_log(interaction, game.id, page)
 
     @app_commands.command(name=T("cmd.scores.name"), description=T("cmd.scores.description"))
     async def scores(self, interaction: discord.Interaction) -> None:
         async with handling(interaction, "scores"):
-            result = await _command_view(interaction)
-            names = result.game.names
-            locale = user_locale(interaction)
-            picture = await scores_file(result.view, names, locale)
-            await reply(interaction, file=picture)
+            game = await shown_game(interaction)
+            await show_scores(interaction, game.id)
 
 
 def _pending_tile(locale: str, view: SeatView, chosen: str | None) -> int:

@@ -16,8 +16,10 @@ from collections.abc import Collection, Sequence
 
 from engine import (
     CARDS,
+    SCORING_TABLE,
     TILES,
     Action,
+    Building,
     BuildingBought,
     BuildingPlaced,
     BuildingRemoved,
@@ -48,6 +50,8 @@ from engine import (
     Swap,
     TakeMoney,
     Undo,
+    majority_points,
+    scoring_now,
 )
 from render import cell_code
 
@@ -406,7 +410,7 @@ def start_lines(locale: str, names: Sequence[str], started: GameStarted) -> list
     starts, why they start (RULES.md 2), and everyone's starting money, which is public."""
     seats = len(started.hands)
     order = [(started.start_seat + i) % seats for i in range(seats)]
-    lines = [i18n.t(locale, "game.started", order=", ".join(names[s] for s in order))]
+    lines = [i18n.t(locale, "game.started", order=list_text(locale, [names[s] for s in order]))]
     counts = [len(hand) for hand in started.hands]
     totals = [sum(CARDS[c].value for c in hand) for hand in started.hands]
     first = started.start_seat
@@ -450,6 +454,27 @@ def told_lines(locale: str, names: Sequence[str], turns: Sequence[LoggedTurn]) -
     per scoring round; the oldest lines are dropped beyond `SUMMARY_LINES`."""
     out = [line for turn in turns for line in _logged_lines(locale, names, turn)]
     return out[-SUMMARY_LINES:]
+
+
+def pages_of(paragraphs: Sequence[str], limit: int) -> list[str]:
+    """The paragraphs in order, packed into as few pages of at most `limit` characters as
+    possible, a blank line between two on the same page; a paragraph longer than a page is cut
+    with "…". Packed from the first: a page, once full, never changes as paragraphs are added,
+    so a page number keeps meaning the same turns while a game goes on. No paragraph, no page."""
+    pages: list[str] = []
+    current = ""
+    for paragraph in paragraphs:
+        if len(paragraph) > limit:
+            paragraph = paragraph[: limit - 1] + "…"
+        if current and len(current) + 2 + len(paragraph) <= limit:
+            current += "\n\n" + paragraph
+            continue
+        if current:
+            pages.append(current)
+        current = paragraph
+    if current:
+        pages.append(current)
+    return pages
 
 
 def since_last_turn(locale: str, names: Sequence[str], game_log: GameLog, seat: int) -> list[str]:
@@ -529,3 +554,56 @@ def results_lines(locale: str, names: Sequence[str], view: SeatView) -> list[str
         for s in order
     ]
     return lines
+
+
+def list_text(locale: str, items: Sequence[str]) -> str:
+    """Items in a row, with the language's list separator ("a, b" / "a、b")."""
+    return i18n.t(locale, "word.list_separator").join(items)
+
+
+# --- scoring explained -----------------------------------------------------------------------
+
+
+def points_table(locale: str) -> list[str]:
+    """The points of each scoring round per building type, one line per round, then how ties
+    and walls score: the engine's own scoring table, in words (the rules command)."""
+    lines = []
+    for round_no, paid in sorted(SCORING_TABLE.items()):
+        entries = [
+            f"{i18n.t(locale, f'building.{b.label}')} {'/'.join(str(p) for p in paid[b])}"
+            for b in Building
+        ]
+        lines.append(i18n.t(locale, f"rules.points.round_{round_no}", points=" · ".join(entries)))
+    lines.append(i18n.t(locale, "rules.points.notes"))
+    return lines
+
+
+def leaders_line(locale: str, names: Sequence[str], view: SeatView) -> str:
+    """Per building type, who has the most (Dirk too, in a two-player game) and what the next
+    scoring round would pay them if it were held now; "" once the game is over.
+
+    One line, for the turn message or a status: "Most buildings of each type, and what scoring
+    round 2 would pay now: Pavilion: ana (3) +8 · Seraglio: nobody · …". Tied leaders share the
+    points of the places they cover, as the engine scores them (`engine.scoring_now`).
+    """
+    if view.is_over:
+        return ""
+    held = scoring_now(view)
+    points = majority_points(held.round_no, held.counts)
+    dirk = len(view.table)  # Dirk's entry comes after the seats; his points are not kept
+    parts = []
+    for building in Building:
+        b = int(building)
+        params: dict[str, object] = {"building": i18n.t(locale, f"building.{building.label}")}
+        most = max((c[b] for c in held.counts), default=0)
+        leaders = [i for i, c in enumerate(held.counts) if c[b] == most > 0]
+        who = [names[i] if i < dirk else i18n.t(locale, "img.dirk") for i in leaders]
+        params |= {"count": most, "points": points[leaders[0]][b] if leaders else 0}
+        if not leaders:
+            key = "leaders.nobody"
+        elif len(leaders) > 1:
+            key, params["names"] = "leaders.tied", list_text(locale, who)
+        else:
+            key, params["name"] = ("leaders.one" if leaders[0] < dirk else "leaders.dirk"), who[0]
+        parts.append(i18n.t(locale, key, **params))
+    return i18n.t(locale, "leaders.line", round=held.round_no, types=" · ".join(parts))

@@ -11,7 +11,8 @@ import pytest
 from service_helpers import dump
 
 from bot.core.clock import ManualClock
-from bot.core.errors import NotHost
+from bot.core.errors import NoGameHere, NotHost
+from bot.core.service import GameService
 from bot.core.store import Store
 
 
@@ -139,3 +140,29 @@ async def test_a_transaction_cancelled_while_it_begins_leaves_none_open(store: S
                 await tx.run(
                     "INSERT OR REPLACE INTO bot_meta (key, value, updated_at) VALUES ('k', 'v', 0)"
                 )
+
+
+async def test_the_game_a_channel_shows(store: Store) -> None:
+    """The running game; else the last finished one (not an abandoned one, not another
+    channel's), also while a new game gathers players; else the lobby."""
+    service = GameService(store, clock=ManualClock())
+    insert = (
+        "INSERT INTO games (id, channel_id, host_id, status, ended_at, created_at, updated_at) "
+        "VALUES (?, ?, 1, ?, ?, 0, 0)"
+    )
+    with pytest.raises(NoGameHere):
+        await service.game_to_show(9)
+    await store.conn.execute(insert, (1, 9, "finished", 100))
+    await store.conn.execute(insert, (2, 9, "finished", 300))  # the last to end
+    await store.conn.execute(insert, (3, 9, "finished", 200))
+    await store.conn.execute(insert, (4, 9, "abandoned", 400))
+    await store.conn.execute(insert, (5, 8, "finished", 500))  # another channel
+    assert (await service.game_to_show(9)).id == 2
+    await store.conn.execute(insert, (6, 9, "lobby", None))
+    assert (await service.game_to_show(9)).id == 2
+    await store.conn.execute("UPDATE games SET status = 'active' WHERE id = 6")
+    assert (await service.game_to_show(9)).id == 6
+    await store.conn.execute(insert, (7, 7, "lobby", None))
+    assert (await service.game_to_show(7)).id == 7  # nothing finished there: the lobby
+    with pytest.raises(NoGameHere):
+        await service.game_in_channel(6)

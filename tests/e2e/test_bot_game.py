@@ -69,6 +69,22 @@ async def test_a_complete_game(sim, run_bot, make_bot, db_path, players, by) -> 
     for message in messages:
         for attachment in message.attachments:
             assert attachment.image().width <= 1600
+    # every picture of the game (channel, private panels, DMs) says in words what it shows
+    pictures = list(sim.uploads.values())
+    assert len(pictures) > 50  # a table each turn, panels, DMs: a whole game of them
+    for picture in pictures:
+        assert picture.description and picture.description.strip(), picture.filename
+        assert len(picture.description) <= 1024
+    # (old turn messages lose their picture once the next is posted: look at what was sent)
+    tables = [a for a in pictures if a.filename == "table.png"]
+    assert tables
+    for picture in tables:
+        said = picture.description
+        assert "Market: Crown: " in said and "; Ducat: " in said, said
+        assert "Money pool: " in said or "The money pool is empty." in said, said
+        assert all(f"{name}: " in said for name in names), said
+    final_sheet = results[0].attachment("scores.png").description
+    assert final_sheet.startswith(f"Final scores. Standings: 1. {winner_name} "), final_sheet
     assert table.actions > 20
     # the random share of the decisions reached the redesign menus too
     assert {"remove", "build", "swap"} & set(table.kinds), table.kinds

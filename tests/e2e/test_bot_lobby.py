@@ -182,6 +182,9 @@ async def test_status_rules_and_abandon(sim, run_bot, make_bot, table, db_path) 
         assert none.ephemeral and "no game" in none.content
         rules = await sim.slash(u["dee"], "alhambra rules", channel=channel)
         assert rules.ephemeral and "Alhambra em poucas palavras" in rules.text
+        # the points of each round, in the reader's language, from the engine's table
+        assert "Pontos nas pontuações" in rules.text
+        assert "Pavilhão 16/8/1" in rules.text and "Torre 13/6" in rules.text
 
         lobby = (await sim.slash(u["ann"], "alhambra new", channel=channel)).response
         await sim.click(u["bob"], lobby, "Join")
@@ -190,6 +193,7 @@ async def test_status_rules_and_abandon(sim, run_bot, make_bot, table, db_path) 
         await sim.click(u["ann"], lobby, "Start")
         playing = await sim.slash(u["eve"], "alhambra status", channel=channel)
         assert playing.ephemeral and "Turn 1" in playing.text
+        assert "what scoring round 1 would pay now: Pavilion: " in playing.text
         assert playing.messages[-1].attachment("table.png").is_png()
 
         # a server manager who is not the host may abandon

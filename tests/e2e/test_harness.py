@@ -132,7 +132,9 @@ class Lobby(app_commands.Group, name="alhambra", description="Play Alhambra"):
     async def board(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(thinking=True)
         embed = discord.Embed(title="The board").set_image(url="attachment://board.png")
-        file = discord.File(io.BytesIO(board_png()), filename="board.png")
+        file = discord.File(
+            io.BytesIO(board_png()), filename="board.png", description="The board: 3 towers"
+        )
         await interaction.followup.send(embed=embed, file=file, view=PickView(timeout=None))
         await interaction.followup.send("your hand: 3 coins", ephemeral=True)
 
@@ -167,10 +169,17 @@ class Lobby(app_commands.Group, name="alhambra", description="Play Alhambra"):
 
     @app_commands.command(name="long", description="Too long a message")
     async def long(self, interaction: discord.Interaction) -> None:
-        try:
-            await interaction.channel.send("x" * 2001)  # type: ignore[union-attr]
-        except discord.HTTPException as e:
-            await interaction.response.send_message(f"refused {e.code}", ephemeral=True)
+        codes = []
+        too_long: list[dict[str, Any]] = [
+            {"content": "x" * 2001},
+            {"file": discord.File(io.BytesIO(board_png()), "b.png", description="d" * 1025)},
+        ]
+        for message in too_long:
+            try:
+                await interaction.channel.send(**message)  # type: ignore[union-attr]
+            except discord.HTTPException as e:
+                codes.append(str(e.code))
+        await interaction.response.send_message(f"refused {' '.join(codes)}", ephemeral=True)
 
     @app_commands.command(name="thread", description="Open a thread")
     async def thread(self, interaction: discord.Interaction) -> None:
@@ -365,6 +374,7 @@ async def test_deferred_reply_is_filled_by_followup_with_embed_and_png(sim, bot,
     assert not board.loading and not board.ephemeral
     assert board.embed["title"] == "The board"
     assert board.embed["image"]["url"] == "attachment://board.png"
+    assert board.attachment("board.png").description == "The board: 3 towers"
     image = board.attachment("board.png").image()
     assert (image.format, image.size) == ("PNG", (64, 48))
     assert sim.channel_messages(chan) == [board]
@@ -516,7 +526,7 @@ async def test_second_acknowledgement_and_oversized_messages_are_refused(sim, bo
         assert response.status == 400
         assert (await response.json())["code"] == 40060
     long = await sim.slash(world[2], "alhambra long")
-    assert long.content == "refused 50035"
+    assert long.content == "refused 50035 50035"  # the text, and a file's description
 
 
 async def test_429_with_retry_after_is_retried(sim, bot, world):

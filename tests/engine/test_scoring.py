@@ -11,11 +11,16 @@ from engine import (
     SCORING_TABLE,
     Building,
     EndTurn,
+    Game,
     ScoringHeld,
     TakeMoney,
     majority_points,
+    new_game,
+    next_scoring_round,
     score_majorities,
+    scoring_now,
 )
+from engine.ai import make_player
 
 P, S, A, C, G, T = (
     Building.PAVILION,
@@ -141,3 +146,51 @@ def test_dirk_can_push_a_player_out_of_the_only_paid_rank():
     held = _hold_round(g, SCORING_CARD_1)
     assert held.rows[0].buildings == (0,) * 6
     assert g.scores == (0, 0)
+
+
+# --- what a round would pay now ---------------------------------------------------------------
+
+
+def test_scoring_now_pays_what_the_round_then_pays():
+    g = game(3, seed=4)
+    set_alhambra(g, 0, {(1, 0): 52, (2, 0): 53, (0, 1): 54})
+    set_alhambra(g, 1, {(1, 0): 50, (0, 1): 7})
+    set_alhambra(g, 2, {})
+    before = g.view(None)
+    predicted = scoring_now(before, 2)
+    assert next_scoring_round(before) == 1
+    assert scoring_now(before).round_no == 1
+    held = _hold_round(g, SCORING_CARD_2)
+    assert predicted == held
+    assert before.scores == (0, 0, 0), "predicting changes nothing"
+
+
+def test_scoring_now_counts_dirk_and_drops_his_points():
+    g = game(2, seed=4)
+    set_alhambra(g, 0, {(1, 0): 52, (2, 0): 53})
+    set_alhambra(g, 1, {(1, 0): 7})
+    set_dirk(g, [44, 45, 46])
+    predicted = scoring_now(g.view(0), 2)
+    assert predicted.counts[-1] == (0, 0, 0, 0, 0, 3)
+    assert [r.seat for r in predicted.rows] == [0, 1]
+    assert predicted == _hold_round(g, SCORING_CARD_2)
+
+
+def test_scoring_now_agrees_with_the_game_all_through_random_games():
+    """At many moments of complete games, and for every round, the prediction is exactly what
+    the game's own scoring would hold at that moment (on a copy of the game)."""
+    for players, seed in ((2, 3), (3, 5), (5, 11)):
+        g = new_game(players, seed)
+        player = make_player("random", seed)
+        steps = 0
+        while not g.is_over:
+            if steps % 17 == 0:
+                view = g.view(None)
+                assert next_scoring_round(view) == len(g.scoring_rounds) + 1
+                for round_no in (1, 2, 3):
+                    copy = Game.from_json(g.to_json())
+                    assert scoring_now(view, round_no) == copy._hold_scoring(round_no)
+            seat = g.current_seat
+            g.apply(player.choose(g.view(seat), []))
+            steps += 1
+        assert next_scoring_round(g.view(None)) == 3

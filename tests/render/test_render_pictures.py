@@ -124,3 +124,44 @@ def test_gallery_command_writes_the_files(tmp_path, capsys):
     assert len(files) == len(gallery())
     assert all(f.endswith(".png") and (tmp_path / "out" / f).stat().st_size > 1000 for f in files)
     assert "fonts:" in capsys.readouterr().out
+
+
+def _drawn_words(monkeypatch, draw) -> list[str]:
+    """Every text a picture draws, in order (the words are drawn for real as well)."""
+    from render import text as render_text
+
+    real, words = render_text.draw, []
+
+    def spy(canvas, xy, value, *args, **kwargs):
+        words.append(value)
+        return real(canvas, xy, value, *args, **kwargs)
+
+    monkeypatch.setattr(render_text, "draw", spy)
+    draw()
+    return words
+
+
+def test_the_score_sheet_shows_the_counts_behind_the_points(games, monkeypatch):
+    view = games[4]["end"].view(None)
+    words = _drawn_words(monkeypatch, lambda: scores_image(view, names(4)))
+    assert words.count("buildings → points") == 3
+    assert not any(w.startswith("If round") for w in words), "nothing to foresee once over"
+    for held in view.scoring_rounds:
+        for row in held.rows:
+            for count, points in zip(held.counts[row.seat], row.buildings, strict=True):
+                if count:  # "3 → " in grey, then the points it brought
+                    assert f"{count} → " in words and str(points) in words
+            assert str(row.wall) in words
+
+
+def test_a_running_score_sheet_foresees_the_next_round(games, monkeypatch):
+    from engine import scoring_now
+
+    view = games[3]["middle"].view(None)
+    words = _drawn_words(monkeypatch, lambda: scores_image(view, names(3)))
+    now = scoring_now(view)
+    title = f"If round {now.round_no} were held now"
+    assert title in words
+    foreseen = words[words.index(title) :]  # the last table: what each player would get
+    for row in now.rows:
+        assert f"+{row.total}" in foreseen and str(row.score) in foreseen

@@ -458,10 +458,15 @@ class RestApi:
             key = str(entry.get("id"))
             if key in uploads:
                 filename, data = uploads.pop(key)
+                description = entry.get("description")
+                if description is not None and len(str(description)) > 1024:
+                    raise invalid_form(
+                        ("attachments.description", "Must be 1024 or fewer in length.")
+                    )
                 attachment = Attachment(
                     filename=entry.get("filename") or filename,
                     data=data,
-                    description=entry.get("description"),
+                    description=description,
                 )
                 self.sim.register_upload(attachment)
                 result.append(attachment)

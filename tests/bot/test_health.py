@@ -57,7 +57,7 @@ async def test_the_command_reads_alhambra_db_like_the_bot(tmp_path: Path) -> Non
     db = tmp_path / "data" / "alhambra.sqlite3"
     db.parent.mkdir()
     await (await Store.open(db)).close()
-    env = {**os.environ, "ALHAMBRA_DB": str(db)}
+    env = {**os.environ, "ALHAMBRA_DB": str(db), "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
         [sys.executable, "-m", "bot", "health"], capture_output=True, text=True, cwd=ROOT, env=env
     )

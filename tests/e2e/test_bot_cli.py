@@ -27,6 +27,7 @@ async def run_cli(sim: FakeDiscord, args: list[str], token: str | None, db: Path
     )
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
     env["ALHAMBRA_DB"] = str(db)
+    env["PYTHONPATH"] = str(ROOT)  # this checkout, whatever copy pip installed
     if token is not None:
         env["DISCORD_TOKEN"] = token
     proc = await asyncio.create_subprocess_exec(
@@ -73,7 +74,12 @@ async def test_the_bot_runs_and_shuts_down_cleanly_on_sigterm(sim, tmp_path) -> 
         "from bot.__main__ import main\n"
         "sys.exit(main([]))\n"
     )
-    env = {**os.environ, "DISCORD_TOKEN": sim.token, "ALHAMBRA_DB": str(db)}
+    env = {
+        **os.environ,
+        "DISCORD_TOKEN": sim.token,
+        "ALHAMBRA_DB": str(db),
+        "PYTHONPATH": str(ROOT),
+    }
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-c", script, cwd=tmp_path, env=env, stderr=asyncio.subprocess.PIPE
     )

@@ -20,7 +20,7 @@ from ..core.results import ActResult
 from ..text import i18n
 from ..text.menus import Choice, Option, Tone, build_panel
 from .context import bot_of, channel_locale, handling, my_view, user_locale
-from .pictures import panel_file
+from .pictures import hand_file, panel_file
 
 STYLES: dict[Tone, discord.ButtonStyle] = {
     Tone.PRIMARY: discord.ButtonStyle.primary,
@@ -122,6 +122,8 @@ async def panel_message(
     for label, value, tone in spec.buttons:
         ui.add_item(PanelButton(game.id, game.version, value, label, tone))
     picture = await panel_file(view, spec, name, locale)
+    if picture is None and spec.money:  # the hand, as the player decides what to do with it
+        picture = await hand_file(view, name, locale)
     return spec.text, ui, [picture] if picture is not None else []
 
 

@@ -39,7 +39,7 @@ from engine import (
 )
 
 from . import i18n
-from .present import action_label, building_name
+from .present import action_label, building_name, currency_name, money_lines
 
 SELECT_MAX = 25
 PAGE = 23  # leaves room for "previous" and "more" in one select
@@ -103,6 +103,8 @@ class PanelSpec:
     buttons: list[tuple[str, str, Tone]] = field(default_factory=list)
     menus: list[tuple[str, str, list[Option]]] = field(default_factory=list)  # (id, hint, opts)
     picture: tuple[int | None, Mode] | None = None  # (tile to place, mode)
+    #: the panel is about money: it shows the player's hand (picture and totals)
+    money: bool = False
 
 
 def _indexed(view: SeatView) -> list[tuple[int, Action]]:
@@ -145,14 +147,28 @@ def default_focus(view: SeatView) -> str:
     return "main"
 
 
+#: the panels about money: they show the player's money, and those about buying the market
+_MONEY_FOCUS = {"main": True, "take": False, "buy": True}
+#: why a choice asked for from the turn message is not there (said instead of another menu)
+_MISSING = {"take": "panel.no_take", "buy": "panel.no_buy", "redesign": "panel.no_redesign"}
+
+
 def build_panel(view: SeatView, locale: str, focus: str) -> PanelSpec:
-    """The panel for `focus`, or for the current decision if that focus no longer applies."""
+    """The panel for `focus`, or for the current decision if that focus no longer applies
+    (saying why, when the player asked for a choice they do not have). Panels about money
+    start with the player's own money, so a normal turn needs no look at the hand first."""
     spec = _build(view, locale, focus)
-    return (
-        spec
-        if spec is not None
-        else _build(view, locale, default_focus(view)) or _confirm(view, locale)
-    )
+    if spec is None:
+        spec = _build(view, locale, default_focus(view)) or _confirm(view, locale)
+        base = _page(focus)[0]
+        if base in _MISSING and view.phase == "action":
+            spec.text = f"{i18n.t(locale, _MISSING[base])}\n{spec.text}"
+    base = _page(spec.focus)[0]
+    market = _MONEY_FOCUS.get("buy" if _BUY_SLOT.fullmatch(base) else base)
+    if market is not None and view.phase == "action":
+        spec.text = "\n".join([spec.text, *money_lines(locale, view, market=market)])
+        spec.money = True
+    return spec
 
 
 def _common_buttons(view: SeatView, locale: str, spec: PanelSpec, back: bool) -> None:
@@ -231,7 +247,12 @@ def _build(view: SeatView, locale: str, focus: str) -> PanelSpec | None:
             exact = has_exact_payment(view.hand, slot, TILES[tile].cost)
             options.append(
                 Option(
-                    t(locale, "panel.slot", slot=slot + 1, building=building_name(locale, tile)),
+                    t(
+                        locale,
+                        "panel.slot",
+                        currency=currency_name(locale, slot),
+                        building=building_name(locale, tile),
+                    ),
                     f"fbuy-{slot}",
                     t(locale, "panel.slot_hint_exact" if exact else "panel.slot_hint"),
                 )

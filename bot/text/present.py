@@ -50,6 +50,7 @@ from engine import (
     Swap,
     TakeMoney,
     Undo,
+    has_exact_payment,
     majority_points,
     scoring_now,
 )
@@ -139,6 +140,38 @@ def building_type(locale: str, tile: int) -> str:
     t = TILES[tile]
     assert t.building is not None
     return i18n.t(locale, f"building.{t.building.label}")
+
+
+def money_lines(locale: str, view: SeatView, *, market: bool) -> list[str]:
+    """A player's own money where they decide: the total per currency and, with `market`,
+    what each market slot asks of them (enough, short by how much, an exact payment)."""
+    if view.seat is None:
+        return []
+    totals = [0, 0, 0, 0]
+    for card in view.hand:
+        totals[int(CARDS[card].currency)] += CARDS[card].value
+    if view.hand:
+        shown = " · ".join(f"{currency_name(locale, c)} {totals[c]}" for c in range(4) if totals[c])
+        lines = [i18n.t(locale, "panel.money", totals=shown, count=len(view.hand))]
+    else:
+        lines = [i18n.t(locale, "panel.money_none")]
+    if market:
+        for slot, tile in enumerate(view.market):
+            if tile is None:
+                continue
+            cost, have = TILES[tile].cost, totals[slot]
+            words = {
+                "currency": currency_name(locale, slot),
+                "building": building_name(locale, tile),
+                "have": have,
+            }
+            if has_exact_payment(view.hand, slot, cost):
+                lines.append(i18n.t(locale, "panel.market_exact", **words))
+            elif have >= cost:
+                lines.append(i18n.t(locale, "panel.market_can", **words))
+            else:
+                lines.append(i18n.t(locale, "panel.market_short", short=cost - have, **words))
+    return lines
 
 
 def card_name(locale: str, card: int) -> str:

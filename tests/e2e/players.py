@@ -16,7 +16,7 @@ from typing import Any
 from fake_discord import FakeDiscord
 from fake_discord.models import Channel, Message, User
 
-from bot.text.present import action_code, action_label, building_name
+from bot.text.present import action_code, action_label, building_name, currency_name
 from engine import (
     Action,
     Buy,
@@ -156,7 +156,7 @@ async def play_by_buttons(table: Table, action: Action, user: User, game: Game) 
             return
         if isinstance(action, Buy):
             tile = view.market[action.slot]
-            slot_label = f"Slot {action.slot + 1}: {building_name('en', tile)}"
+            slot_label = f"{currency_name('en', action.slot)}: {building_name('en', tile)}"
             if _option(panel, slot_label):
                 await _pick(table, user, panel, slot_label)
         if isinstance(action, RemoveToReserve | PlaceFromReserve | Swap):

@@ -9,6 +9,7 @@ from fake_discord import FakeDiscord
 from players import Table, play_to_the_end, stored_game
 
 from bot.text import i18n
+from bot.text.present import money_lines
 from engine import TakeMoney
 
 
@@ -185,7 +186,8 @@ async def test_replies_follow_the_users_language(sim, run_bot, make_bot, db_path
     )
     async with run_bot(make_bot()):
         turn = await start(sim, channel, users)
-        _, _, player, others = current_user(db_path, channel, users)
+        _, game, player, others = current_user(db_path, channel, users)
+        own_view = game.view(game.current_seat)
         for other in others:
             answer = await sim.click(other, turn, "Take money")
             if other.name == "bruno":
@@ -194,7 +196,10 @@ async def test_replies_follow_the_users_language(sim, run_bot, make_bot, db_path
                 assert "vez" in answer.content
         locale = {"ana": "en", "bruno": "ja", "chiyo": "pt-BR"}[player.name]
         panel = (await sim.click(player, turn, "Take money")).response
-        assert panel.content == i18n.t(locale, "panel.take")
+        # the question, then the player's own money, in their language
+        question, money = panel.content.split("\n")
+        assert question == i18n.t(locale, "panel.take")
+        assert money.startswith("💰 ") and money == money_lines(locale, own_view, market=False)[0]
         rules = await sim.slash(users[1], "alhambra rules", channel=channel)
         assert "アルハンブラ" in rules.text
 

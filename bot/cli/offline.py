@@ -456,8 +456,7 @@ class OfflineGame:
         reserve = ", ".join(building_name(loc, tile) for tile in me.reserve)
         say(t("offline.reserve", buildings=reserve or "-"))
         cost = sum(TILES[tile].cost for _, _, tile in me.alhambra)
-        key = "offline.alhambra_one" if len(me.alhambra) == 1 else "offline.alhambra"
-        say(t(key, count=len(me.alhambra), cost=cost, wall=me.wall))
+        say(t("offline.alhambra", count=len(me.alhambra), cost=cost, wall=me.wall))
         for path in self._pictures(game, view, names):
             say("  " + t("offline.picture", path=path))
 

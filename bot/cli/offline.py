@@ -40,6 +40,7 @@ from ..text.present import (
     action_label,
     building_name,
     cards_text,
+    currency_name,
     error_text,
     results_lines,
     step_line,
@@ -325,7 +326,7 @@ class OfflineGame:
 
     def play(self, game: GameInfo) -> int:
         """Play to the end; 0 when the game finished."""
-        self.console.say(self.t("game.started", order=", ".join(game.names)))
+        self.console.say(self.t("game.started", order=i18n.join(self.locale, game.names)))
         self.console.say(self.t("offline.pictures", path=self.out_dir))
         while True:
             game = self.wait(self.service.game(game.id))
@@ -432,7 +433,9 @@ class OfflineGame:
         say(t("game.turn_title", turn=view.turn_number, name=current.name))
         if view.final_placement:
             say(t("turn.final", mention=current.name))
-        scores = ", ".join(f"{names[p.seat]} {p.score}" for p in view.table)
+        scores = i18n.join(
+            loc, (t("status.score", name=names[p.seat], score=p.score) for p in view.table)
+        )
         say(t("offline.scores", scores=scores))
         market = []
         for slot, tile in enumerate(view.market):
@@ -447,13 +450,18 @@ class OfflineGame:
         total = {
             c: sum(CARDS[k].value for k in view.hand if CARDS[k].currency == c) for c in range(4)
         }
-        worth = ", ".join(
-            f"{i18n.t(loc, f'currency.{Currency(c).label}')} {v}" for c, v in total.items() if v
+        worth = i18n.join(
+            loc,
+            (
+                i18n.t(loc, "card.name", currency=currency_name(loc, c), value=v)
+                for c, v in total.items()
+                if v
+            ),
         )
         hand = cards_text(loc, view.hand)
         hand = t("offline.hand_totals", cards=hand, totals=worth) if hand else "-"
         say(t("offline.hand", cards=hand))
-        reserve = ", ".join(building_name(loc, tile) for tile in me.reserve)
+        reserve = i18n.join(loc, (building_name(loc, tile) for tile in me.reserve))
         say(t("offline.reserve", buildings=reserve or "-"))
         cost = sum(TILES[tile].cost for _, _, tile in me.alhambra)
         say(t("offline.alhambra", count=len(me.alhambra), cost=cost, wall=me.wall))

@@ -170,7 +170,13 @@ class LobbyCommands(commands.Cog):
             await interaction.response.defer(ephemeral=True, thinking=True)
             names = game.names
             view = result.view
-            scores = ", ".join(f"{n} {s}" for n, s in zip(names, view.scores, strict=True))
+            scores = i18n.join(
+                locale,
+                (
+                    i18n.t(locale, "status.score", name=n, score=s)
+                    for n, s in zip(names, view.scores, strict=True)
+                ),
+            )
             current = names[view.current_seat] if view.current_seat is not None else "-"
             text = i18n.t(locale, "status.turn", turn=view.turn_number, name=current, scores=scores)
             picture = await table_file(view, names, locale)

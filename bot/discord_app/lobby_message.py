@@ -141,7 +141,7 @@ async def announce_start(interaction: discord.Interaction, started: StartResult)
     bot = bot_of(interaction)
     game = started.game
     locale = channel_locale(interaction)
-    order = ", ".join(f"{i + 1}. {name}" for i, name in enumerate(public_names(game)))
+    order = i18n.join(locale, (f"{i + 1}. {name}" for i, name in enumerate(public_names(game))))
     message = await turn_message(
         game, started.state.view(None), locale, intro=i18n.t(locale, "game.started", order=order)
     )

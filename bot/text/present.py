@@ -137,12 +137,16 @@ def building_type(locale: str, tile: int) -> str:
 
 
 def card_name(locale: str, card: int) -> str:
+    """'Dinar 8' ('ディナール8' in Japanese, which puts no space next to its own script)."""
     c = CARDS[card]
-    return f"{currency_name(locale, int(c.currency))} {c.value}"
+    return i18n.t(
+        locale, "card.name", currency=currency_name(locale, int(c.currency)), value=c.value
+    )
 
 
 def cards_text(locale: str, cards: Sequence[int]) -> str:
-    return " + ".join(card_name(locale, c) for c in sorted(cards, key=_card_order))
+    plus = i18n.t(locale, "card.plus")
+    return plus.join(card_name(locale, c) for c in sorted(cards, key=_card_order))
 
 
 def _card_order(card: int) -> tuple[int, int]:
@@ -360,8 +364,11 @@ def turn_summary(
         if drawn:
             parts.append(i18n.t(locale, "log.pool", cards=cards_text(locale, drawn)))
         if market:
-            parts.append(i18n.t(locale, "log.market", buildings=", ".join(market)))
-        lines.append(" ".join(parts))
+            parts.append(i18n.t(locale, "log.market", buildings=i18n.join(locale, market)))
+        line = parts[0]
+        for part in parts[1:]:
+            line = i18n.t(locale, "log.then", first=line, second=part)
+        lines.append(line)
     for event in end:
         if isinstance(event, DirkDrew):
             lines.append(i18n.t(locale, "log.dirk_drew", count=len(event.tiles)))
@@ -457,7 +464,7 @@ def scoring_lines(locale: str, names: Sequence[str], held: ScoringHeld) -> list[
         i18n.t(locale, "scoring.row", name=names[r.seat], points=r.total, score=r.score)
         for r in rows
     ]
-    return [i18n.t(locale, "scoring.title", round=held.round_no), ", ".join(parts)]
+    return [i18n.t(locale, "scoring.title", round=held.round_no), i18n.join(locale, parts)]
 
 
 def results_lines(locale: str, names: Sequence[str], view: SeatView) -> list[str]:
@@ -465,7 +472,7 @@ def results_lines(locale: str, names: Sequence[str], view: SeatView) -> list[str
     assert ranks is not None
     order = sorted(range(view.players), key=lambda s: (ranks[s], s))
     winners = [names[s] for s in order if ranks[s] == 1]
-    lines = [i18n.t(locale, "results.winner", names=", ".join(winners))]
+    lines = [i18n.t(locale, "results.winner", names=i18n.join(locale, winners))]
     lines += [
         i18n.t(
             locale,

@@ -130,6 +130,17 @@ def building_name(locale: str, tile: int) -> str:
     return i18n.t(locale, "building.with_cost", name=building_type(locale, tile), cost=t.cost)
 
 
+def the_building(locale: str, tile: int) -> str:
+    """'the Tower (11)', 'a Torre (11)': a building named in a sentence, with the article its
+    name takes in the language (`building.<type>.the` in the catalogue: Portuguese names are
+    feminine or masculine, singular or plural; Japanese has no article). Sentences are written
+    around it so that no preposition has to merge with the article, nor a verb agree with it."""
+    t = TILES[tile]
+    assert t.building is not None
+    name = i18n.t(locale, f"building.{t.building.label}.the")
+    return i18n.t(locale, "building.with_cost", name=name, cost=t.cost)
+
+
 def building_type(locale: str, tile: int) -> str:
     t = TILES[tile]
     assert t.building is not None
@@ -264,28 +275,28 @@ def action_label(locale: str, action: Action, view: SeatView) -> str:
     if isinstance(action, PlaceInReserve):
         return t(locale, "action.reserve", building=building_name(locale, action.tile))
     if isinstance(action, GiveToDirk):
-        return t(locale, "action.dirk", building=building_name(locale, action.tile))
+        return t(locale, "action.dirk", building=the_building(locale, action.tile))
     if isinstance(action, RemoveToReserve):
         tile = _tile_at(view, action.x, action.y)
         return t(
             locale,
             "action.remove",
-            building=building_name(locale, tile),
+            building=the_building(locale, tile),
             cell=cell_text(action.x, action.y),
         )
     if isinstance(action, PlaceFromReserve):
         return t(
             locale,
             "action.build",
-            building=building_name(locale, action.tile),
+            building=the_building(locale, action.tile),
             cell=cell_text(action.x, action.y),
         )
     if isinstance(action, Swap):
         return t(
             locale,
             "action.swap",
-            building=building_name(locale, action.tile),
-            other=building_name(locale, _tile_at(view, action.x, action.y)),
+            building=the_building(locale, action.tile),
+            other=the_building(locale, _tile_at(view, action.x, action.y)),
             cell=cell_text(action.x, action.y),
         )
     if isinstance(action, Undo):
@@ -336,14 +347,14 @@ def step_line(locale: str, event: Event, names: Sequence[str]) -> str | None:
         return None
     params: dict[str, str] = {"name": names[seat]}
     if isinstance(tile := getattr(event, "tile", None), int):
-        params["building"] = building_name(locale, tile)
+        params["building"] = the_building(locale, tile)
     if isinstance(cards := getattr(event, "cards", None), tuple):
         params["cards"] = cards_text(locale, cards)
     x, y = getattr(event, "x", None), getattr(event, "y", None)
     if isinstance(x, int) and isinstance(y, int):
         params["cell"] = cell_text(x, y)
     if isinstance(event, BuildingsSwapped):
-        params["other"] = building_name(locale, event.replaced)
+        params["other"] = the_building(locale, event.replaced)
     return i18n.t(locale, key, **params)
 
 
@@ -373,7 +384,7 @@ def turn_summary(
         if isinstance(event, DirkDrew):
             lines.append(i18n.t(locale, "log.dirk_drew", count=len(event.tiles)))
         elif isinstance(event, MarketDistributed):
-            building = building_name(locale, event.tile)
+            building = the_building(locale, event.tile)
             if event.seat is None:
                 lines.append(i18n.t(locale, "log.distributed_none", building=building))
             else:

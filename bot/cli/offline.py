@@ -42,6 +42,8 @@ from ..text.present import (
     cards_text,
     currency_name,
     error_text,
+    player_name,
+    player_names,
     results_lines,
     step_line,
     turn_lines,
@@ -239,7 +241,8 @@ class ConsoleAnnouncer:
     async def turn_over(self, result: ActResult, locale: str) -> None:
         steps = result.turn_events[self.echoed :]
         self.echoed = 0
-        for line in turn_lines(locale, result.game.names, steps, result.end_events):
+        names = player_names(locale, result.game)
+        for line in turn_lines(locale, names, steps, result.end_events):
             self.console.say(f"  {line}")
 
     async def notice(
@@ -326,7 +329,9 @@ class OfflineGame:
 
     def play(self, game: GameInfo) -> int:
         """Play to the end; 0 when the game finished."""
-        self.console.say(self.t("game.started", order=i18n.join(self.locale, game.names)))
+        self.console.say(
+            self.t("game.started", order=i18n.join(self.locale, player_names(self.locale, game)))
+        )
         self.console.say(self.t("offline.pictures", path=self.out_dir))
         while True:
             game = self.wait(self.service.game(game.id))
@@ -349,7 +354,7 @@ class OfflineGame:
 
     def _computer_step(self, game: GameInfo, current: SeatInfo) -> None:
         if self._computer_playing != current.seat:
-            self.console.say(self.t("turn.computer", name=current.name))
+            self.console.say(self.t("turn.computer", name=player_name(self.locale, current)))
             self._computer_playing = current.seat
         self.announcer.echoed = 0
         step = self.wait(self.flow.computer_step(game.id, self.locale))
@@ -366,7 +371,7 @@ class OfflineGame:
             return  # resumed after a stop between a move and its automatic end of turn
         viewed = self.wait(self.service.view(game.id, user))
         view = viewed.view
-        names = game.names
+        names = player_names(self.locale, game)
         self._show_turn(game, view, current, names)
         focus = default_focus(view)
         self.announcer.echoed = 0
@@ -430,9 +435,9 @@ class OfflineGame:
         assert current.seat is not None
         say()
         say("=" * 72)
-        say(t("game.turn_title", turn=view.turn_number, name=current.name))
+        say(t("game.turn_title", turn=view.turn_number, name=names[current.seat]))
         if view.final_placement:
-            say(t("turn.final", mention=current.name))
+            say(t("turn.final", mention=names[current.seat]))
         scores = i18n.join(
             loc, (t("status.score", name=names[p.seat], score=p.score) for p in view.table)
         )
@@ -473,7 +478,7 @@ class OfflineGame:
             self.console.say(self.t("offline.abandoned", id=game.id))
             return
         viewed = self.wait(self.service.view(game.id, None))
-        names = game.names
+        names = player_names(self.locale, game)
         self.console.say()
         self.console.say(self.t("results.title"))
         for line in results_lines(self.locale, names, viewed.view):

@@ -13,7 +13,7 @@ from ..core.records import GameInfo
 from ..core.results import ActResult
 from ..core.service import GameService
 from ..text import i18n
-from ..text.present import results_lines, turn_lines, turn_summary
+from ..text.present import player_names, results_lines, turn_lines, turn_summary
 from ..turns.ports import Spawn
 from .markup import inert, pinging, place_of, public_names
 from .pictures import scores_file
@@ -55,7 +55,7 @@ class ChannelAnnouncer:
 
     async def _turn_over(self, result: ActResult, locale: str) -> None:
         game, state = result.game, result.state
-        names = public_names(game)
+        names = public_names(game, locale)
         channel = self.client.get_partial_messageable(game.channel_id)
         end = result.end_events
         public = state.view(None)
@@ -67,7 +67,8 @@ class ChannelAnnouncer:
                 lines += results_lines(locale, names, public)
             await channel.send(
                 "\n".join(lines)[:2000],
-                file=await scores_file(public, game.names, locale),  # pictures show names as typed
+                # pictures show names as typed
+                file=await scores_file(public, player_names(locale, game), locale),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             intro = None

@@ -14,6 +14,7 @@ from ..core.errors import NoGameHere
 from ..core.records import DeadlinePolicy, DeadlineRules, VacationPolicy
 from ..core.service import check_deadline_rules
 from ..text import i18n
+from ..text.present import player_name, player_names
 from .context import (
     BaseBot,
     channel_id_of,
@@ -138,12 +139,13 @@ class LobbyCommands(commands.Cog):
         async with handling(interaction, "add-bot"):
             game = await current_game(interaction)
             game = await self.bot.service.add_computer(game.id, interaction.user.id, level)
-            added = game.seats[-1].name
+            locale = channel_locale(interaction)
+            added = player_name(locale, game.seats[-1])
             await interaction.response.send_message(
-                i18n.t(channel_locale(interaction), "reply.bot_added", name=added),
+                i18n.t(locale, "reply.bot_added", name=added),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
-            await refresh_lobby(self.bot, game, channel_locale(interaction))
+            await refresh_lobby(self.bot, game, locale)
 
     @app_commands.command(name=T("cmd.start.name"), description=T("cmd.start.description"))
     async def start(self, interaction: discord.Interaction) -> None:
@@ -168,7 +170,7 @@ class LobbyCommands(commands.Cog):
                 return
             result = await self.bot.service.view(game.id, interaction.user.id)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            names = game.names
+            names = player_names(locale, game)
             view = result.view
             scores = i18n.join(
                 locale,

@@ -16,6 +16,7 @@ import discord
 from ..core.records import GameInfo
 from ..core.results import StartResult
 from ..text import i18n
+from ..text.present import computer_name, level_name
 from .context import BaseBot, bot_of, channel_locale, handling, here
 from .markup import public_names
 from .turn_message import turn_message
@@ -42,8 +43,8 @@ def lobby_embed(game: GameInfo, locale: str) -> discord.Embed:
     lines = []
     for i, seat in enumerate(game.seats, 1):
         if seat.is_computer:
-            level = i18n.t(locale, f"choice.level.{seat.level}") if seat.level else ""
-            label = i18n.t(locale, "lobby.computer", name=seat.name, level=level)
+            level = level_name(locale, seat.level) if seat.level else "?"
+            label = i18n.t(locale, "lobby.computer", name=computer_name(seat), level=level)
         else:
             label = f"{seat.name} (<@{seat.user_id}>)"
         lines.append(f"{i}. {label}")
@@ -141,7 +142,9 @@ async def announce_start(interaction: discord.Interaction, started: StartResult)
     bot = bot_of(interaction)
     game = started.game
     locale = channel_locale(interaction)
-    order = i18n.join(locale, (f"{i + 1}. {name}" for i, name in enumerate(public_names(game))))
+    order = i18n.join(
+        locale, (f"{i + 1}. {name}" for i, name in enumerate(public_names(game, locale)))
+    )
     message = await turn_message(
         game, started.state.view(None), locale, intro=i18n.t(locale, "game.started", order=order)
     )

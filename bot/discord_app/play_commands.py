@@ -42,6 +42,7 @@ from ..text.present import (
     echo,
     parse_money,
     pick_cards,
+    player_names,
     read_number,
 )
 from .context import BaseBot, bot_of, channel_locale, current_game, handling, reply, user_locale
@@ -327,12 +328,13 @@ class PlayCommands(commands.Cog):
         async with handling(interaction, "board"):
             locale = user_locale(interaction)
             result = await _command_view(interaction)
-            names = result.game.names
+            names = player_names(locale, result.game)
             if player is None:
                 seat = result.seat if result.seat is not None else result.view.current_seat or 0
             else:
                 wanted = str(player).strip().lower()
-                matches = [s for s, n in enumerate(names) if n.lower() == wanted]
+                known = [*enumerate(names), *enumerate(result.game.names)]  # shown or stored
+                matches = [s for s, n in known if n.lower() == wanted]
                 if not matches:
                     raise InvalidRequest(i18n.t(locale, "error.unknown_player", name=echo(player)))
                 seat = matches[0]
@@ -347,7 +349,7 @@ class PlayCommands(commands.Cog):
             return []
         return [
             app_commands.Choice(name=n[:100], value=n[:100])
-            for n in game.names
+            for n in player_names(user_locale(interaction), game)
             if current.lower() in n.lower()
         ][:MAX_CHOICES]
 
@@ -361,8 +363,8 @@ class PlayCommands(commands.Cog):
     async def scores(self, interaction: discord.Interaction) -> None:
         async with handling(interaction, "scores"):
             result = await _command_view(interaction)
-            names = result.game.names
             locale = user_locale(interaction)
+            names = player_names(locale, result.game)
             picture = await scores_file(result.view, names, locale)
             await reply(interaction, file=picture)
 

@@ -7,7 +7,7 @@ import discord
 
 from ..core.errors import NotAPlayer
 from ..text import i18n
-from ..text.present import cards_text, log_paragraphs
+from ..text.present import cards_text, log_paragraphs, player_names
 from .context import bot_of, my_view, reply, user_locale
 from .pictures import hand_file
 
@@ -33,6 +33,6 @@ async def show_hand(interaction: discord.Interaction, game_id: int) -> None:
 async def show_log(interaction: discord.Interaction, game_id: int) -> None:
     locale = user_locale(interaction)
     game_log = await bot_of(interaction).service.log(game_id)
-    turns = log_paragraphs(locale, game_log.game.names, game_log)
+    turns = log_paragraphs(locale, player_names(locale, game_log.game), game_log)
     text = "\n\n".join(turns[-LOG_TURNS:]) if turns else i18n.t(locale, "log.empty")
     await reply(interaction, f"**{i18n.t(locale, 'log.title')}**\n{text}"[:2000])

@@ -51,6 +51,7 @@ from engine import (
 from render import cell_code
 
 from ..core.errors import IllegalMove, ServiceError
+from ..core.records import GameInfo, SeatInfo
 from ..core.results import GameLog, LoggedTurn
 from . import i18n
 
@@ -114,6 +115,43 @@ def _shown(ch: str) -> str:
     if kind == "Cs":  # a lone surrogate cannot be sent as UTF-8
         return "\ufffd"
     return "" if kind in ("Cc", "Cf") else ch
+
+
+# --- players ---------------------------------------------------------------------------------
+
+
+def player_name(locale: str, seat: SeatInfo) -> str:
+    """A player's name as readers see it: a person's as typed; a computer player's with its
+    level once, in the reader's language. The stored name of a computer seat carries its level
+    in English ("Bot Zaida (normal)", `engine.ai.display_name`): it becomes "Bot Zaida (normal)",
+    "Bot Zaida (médio)" or the Japanese equivalent."""
+    if not seat.is_computer or seat.level is None:
+        return seat.name
+    bare = computer_name(seat)
+    if bare == seat.name:  # a name of its own (a seat handed over keeps its player's)
+        return seat.name
+    return i18n.t(locale, "name.computer", name=bare, level=level_name(locale, seat.level))
+
+
+def computer_name(seat: SeatInfo) -> str:
+    """A computer player's name without the level its stored name ends with."""
+    suffix = f" ({seat.level})"
+    if seat.is_computer and seat.level and seat.name.endswith(suffix) and seat.name != suffix:
+        return seat.name[: -len(suffix)]
+    return seat.name
+
+
+def level_name(locale: str, level: str) -> str:
+    """A computer player's level in a word of `locale` ("normal", "médio")."""
+    key = f"level.{level}"
+    return i18n.t(locale, key) if i18n.has(key) else level
+
+
+def player_names(locale: str, game: GameInfo) -> list[str]:
+    """Every player's name (`player_name`) in turn order, once the game has started: what
+    the sentences and pictures of the game call them."""
+    seated = sorted((s for s in game.seats if s.seat is not None), key=lambda s: s.seat or 0)
+    return [player_name(locale, s) for s in seated]
 
 
 # --- names -----------------------------------------------------------------------------------

@@ -87,7 +87,7 @@ def clean_name(name: str) -> str:
     """A display name fit for the table: control characters removed, trimmed, not empty."""
     text = "".join(ch for ch in str(name) if unicodedata.category(ch)[0] != "C").strip()
     if not text:
-        raise InvalidRequest("A player needs a name that is not empty.")
+        raise InvalidRequest(variant="empty_name")
     return text[:NAME_LIMIT]
 
 
@@ -224,7 +224,7 @@ class GameService:
             game = await _need_lobby(tx, game_id)
             seat = game.seat_of(user_id)
             if seat is None:
-                raise NotAPlayer("You are not in this game's lobby.")
+                raise NotAPlayer(variant="lobby")
             await tx.delete_seat(game_id, seat.join_order, now)
             others = [s for s in game.seats if s.user_id not in (None, user_id)]
             if not others:
@@ -306,20 +306,18 @@ class GameService:
         async with self.store.peek() as tx:
             found = await tx.game_and_snapshot(game_id)
         if found is None:
-            raise NoGameHere("There is no such game.")
+            raise NoGameHere(variant="unknown")
         game, snapshot = found
         if game.status == "lobby":
             raise GameNotStarted()
         player = _actor(game, user_id, seat, stand_in)
         if game.status != "active":
-            raise GameOver(_over_message(game))
+            raise _over(game)
         if expected_version != game.version:
             raise Outdated()
         if game.current_seat != player.seat:
             current = game.current_player
-            raise NotYourTurn(
-                f"It is {current.name}'s turn, not yours." if current else NotYourTurn.default
-            )
+            raise NotYourTurn(variant="named", name=current) if current else NotYourTurn()
         assert snapshot is not None and player.seat is not None
         state = Game.from_json(snapshot)
         steps_before = state.turn_events
@@ -400,9 +398,9 @@ class GameService:
         async with self.store.write() as tx:
             game = await _need_game(tx, game_id)
             if not game.is_open:
-                raise GameOver(_over_message(game))
+                raise _over(game)
             if user_id != game.host_id and not is_manager:
-                raise NotHost("Only the host or a server manager can abandon this game.")
+                raise NotHost(variant="abandon")
             await tx.end_game(game_id, "abandoned", self._now())
             return await _need_game(tx, game_id)
 
@@ -563,7 +561,7 @@ class GameService:
         async with self.store.read() as tx:
             rules = await tx.deadline_rules(game_id)
         if rules is None:
-            raise NoGameHere("There is no such game.")
+            raise NoGameHere(variant="unknown")
         return rules
 
     async def notify_settings(self, user_id: int) -> NotifySettings:
@@ -699,7 +697,7 @@ class GameService:
         async with self.store.write() as tx:
             game = await _need_game(tx, game_id)
             if game.status != "active":
-                raise GameOver(_over_message(game)) if not game.is_open else GameNotStarted()
+                raise _over(game) if not game.is_open else GameNotStarted()
             target = game.at_seat(seat)
             if target is None or target.is_computer:
                 raise InvalidRequest(f"Seat {seat} is not a human player's.")
@@ -719,9 +717,9 @@ class GameService:
         async with self.store.write() as tx:
             game = await _need_game(tx, game_id)
             if game.status == "lobby":
-                raise GameNotStarted("Votes are held in a running game.")
+                raise GameNotStarted(variant="vote")
             if game.status != "active":
-                raise GameOver(_over_message(game))
+                raise _over(game)
             voter = game.seat_of(user_id)
             if voter is None:
                 raise NotAPlayer()
@@ -730,15 +728,12 @@ class GameService:
             if motion == "hand_over":
                 target = game.at_seat(target_seat) if isinstance(target_seat, int) else None
                 if target is None or target.is_computer:
-                    raise InvalidRequest("Name a human player of this game.")
+                    raise InvalidRequest(variant="not_human")
                 if target.user_id == user_id:
-                    raise InvalidRequest("You cannot vote on your own seat.")
+                    raise InvalidRequest(variant="own_seat")
                 if not await _silent(tx, game, target, self._now()):
-                    raise NotSilent(
-                        f"{target.name} is not silent: a seat goes to a computer player only "
-                        "after its player missed a turn deadline or let their turn wait for "
-                        f"{SILENT_AFTER.days * 24} hours."
-                    )
+                    hours = int(SILENT_AFTER.total_seconds()) // 3600
+                    raise NotSilent(variant="named", name=target, hours=hours)
                 humans = [s for s in humans if s is not target]
             key = -1 if target is None or target.seat is None else target.seat
             electorate = {s.user_id for s in humans}
@@ -765,7 +760,7 @@ class GameService:
 async def _need_game(tx: Tx, game_id: int) -> GameInfo:
     game = await tx.game(game_id)
     if game is None:
-        raise NoGameHere("There is no such game.")
+        raise NoGameHere(variant="unknown")
     return game
 
 
@@ -774,7 +769,7 @@ async def _need_lobby(tx: Tx, game_id: int) -> GameInfo:
     if game.status == "active":
         raise GameAlreadyStarted()
     if game.status != "lobby":
-        raise GameOver(_over_message(game))
+        raise _over(game)
     return game
 
 
@@ -785,7 +780,7 @@ def _need_host(game: GameInfo, user_id: int) -> None:
 
 def _need_room(game: GameInfo) -> None:
     if len(game.seats) >= game.max_players:
-        raise LobbyFull(f"The game is full ({game.max_players} players).")
+        raise LobbyFull(variant="size", count=game.max_players)
 
 
 def _need_level(level: str) -> None:
@@ -796,17 +791,11 @@ def _need_level(level: str) -> None:
 
 
 def _already_running(game: GameInfo) -> GameAlreadyRunning:
-    if game.status == "lobby":
-        return GameAlreadyRunning(
-            "A game is already gathering players in this channel: join it or abandon it first."
-        )
-    return GameAlreadyRunning(
-        "A game is already running in this channel: finish or abandon it first."
-    )
+    return GameAlreadyRunning(variant="lobby" if game.status == "lobby" else "active")
 
 
-def _over_message(game: GameInfo) -> str:
-    return "This game was abandoned." if game.status == "abandoned" else "This game is over."
+def _over(game: GameInfo) -> GameOver:
+    return GameOver(variant="abandoned") if game.status == "abandoned" else GameOver()
 
 
 def _chosen(move: Action) -> Action:

@@ -50,7 +50,7 @@ from engine import (
 )
 from render import cell_code
 
-from ..core.errors import IllegalMove, ServiceError
+from ..core.errors import ServiceError
 from ..core.records import GameInfo, SeatInfo
 from ..core.results import GameLog, LoggedTurn
 from . import i18n
@@ -469,18 +469,20 @@ ERROR_TEXT_LIMIT = 1_000
 
 
 def error_text(error: ServiceError, locale: str) -> str:
-    """What to tell a user who was refused, in their language. Never raises.
+    """What to tell a user who was refused, in their language (English included: every
+    language reads the catalogue). Never raises.
 
-    - A message already in the user's language is kept: the adapter builds some refusals from
-      the catalogue (a code it could not read, a setting, an unknown player). It is recognised
-      by its shape, as a filled catalogue text of that locale (`i18n.renders`), so no error
-      class has to promise it and an English message raised for everyone is never kept for a
-      Japanese user.
-    - English keeps the service's precise message; an illegal move names the rule broken.
-    - Other languages get the catalogue's text for the error's code. A `{reason}` in it is
-      filled with the service's message (the engine's or the parser's reason, in English);
-      a text that needs any other parameter falls back to the service's message, as does an
-      error with no catalogue text.
+    - The catalogue's words for the refusal (`error.key`: its code, or the variant it was
+      raised with), filled with the parameters it was raised with: whose turn it is, how many
+      players a game takes... A player is named as `player_name` names them for this reader.
+    - A refusal raised with words of its own (`error.worded`): kept if they are a filled
+      catalogue text of the reader's language (the adapter builds some refusals from the
+      catalogue: a code it could not read, a setting, an unknown player), recognised by their
+      shape (`i18n.renders`), so an English message is never kept for a Japanese reader.
+      Otherwise they are a detail in English the catalogue has no words for: English readers
+      get them as they are, others the catalogue's words for the code.
+    - A `{reason}` in the catalogue's words is filled with the raiser's words (the rule an
+      illegal move broke, the code that could not be read; in English).
 
     The text is cut at `ERROR_TEXT_LIMIT` characters, a last guard for a message that repeats
     what was typed without `echo`: a reply Discord refuses is no answer at all.
@@ -494,16 +496,23 @@ def error_text(error: ServiceError, locale: str) -> str:
 def _error_words(error: ServiceError, locale: str) -> str:
     message = error.message if isinstance(error.message, str) and error.message.strip() else ""
     message = message or error.default
-    if i18n.renders(locale, message, prefix="error."):
+    worded = error.worded
+    if worded and i18n.renders(locale, message, prefix="error."):
         return message
-    key = f"error.{error.code}"
-    if not i18n.has(key) or (locale == i18n.DEFAULT and not isinstance(error, IllegalMove)):
+    key = error.key
+    if not i18n.has(key):
         return message
     needs = i18n.placeholders(i18n.catalogue(i18n.DEFAULT)[key])
-    if not needs:
-        return i18n.t(locale, key)
-    if needs == {"reason"}:
+    params = {
+        name: player_name(locale, value) if isinstance(value, SeatInfo) else value
+        for name, value in error.params.items()
+    }
+    if needs == {"reason"} and "reason" not in params:
         return i18n.t(locale, key, reason=message)
+    if worded and locale == i18n.DEFAULT:
+        return message
+    if needs <= set(params):
+        return i18n.t(locale, key, **{name: params[name] for name in needs})
     return message
 
 

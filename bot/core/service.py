@@ -79,6 +79,8 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 6
 #: Computer player strengths (engine.ai); the service records them, the bot drives them.
 COMPUTER_LEVELS: tuple[str, ...] = tuple(LEVELS)
 NAME_LIMIT = 32  # Discord's own limit for nicknames
+#: How many users' Discord languages a process keeps in mind (`note_discord_locale`).
+SEEN_LOCALES = 50_000
 _LOCALE = re.compile(r"^[a-z]{2,3}(-[A-Z]{2})?$")
 _UNSET: Any = object()
 
@@ -112,6 +114,8 @@ class GameService:
         self.store = store
         self.clock: Clock = clock or SystemClock()
         self._seed = seed_source or (lambda: secrets.randbits(63))
+        #: the Discord language of each user as this process last saw (and stored) it
+        self._seen_locales: dict[int, str] = {}
 
     def _now(self) -> datetime:
         return self.clock.now()
@@ -492,7 +496,30 @@ class GameService:
 
     async def settings(self, user_id: int) -> UserSettings:
         async with self.store.read() as tx:
-            return await tx.settings(user_id)
+            settings = await tx.settings(user_id)
+            seen = await tx.discord_locale(user_id)
+        return replace(settings, discord_locale=seen)
+
+    async def note_discord_locale(self, user_id: int, locale: str) -> bool:
+        """Remember the language of a user's Discord client, for their DMs and reminders.
+
+        Called on every interaction, so it costs nothing when nothing changed: written only if
+        it differs from the stored one, and not even read again by a process that saw it last
+        (a process that missed a change made through another one catches up on the user's next
+        change). Returns whether it was written."""
+        if not isinstance(locale, str) or not _LOCALE.match(locale):
+            raise InvalidRequest(f"{locale!r} is not a language code such as 'en' or 'pt-BR'.")
+        if self._seen_locales.get(user_id) == locale:
+            return False
+        async with self.store.read() as tx:
+            stored = await tx.discord_locale(user_id)
+        if stored != locale:
+            async with self.store.write() as tx:
+                await tx.set_discord_locale(user_id, locale, self._now())
+        if len(self._seen_locales) >= SEEN_LOCALES:
+            self._seen_locales.clear()  # a bound on memory: the next click of each reads once
+        self._seen_locales[user_id] = locale
+        return stored != locale
 
     async def update_settings(
         self,

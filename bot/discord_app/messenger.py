@@ -51,7 +51,7 @@ class DiscordMessenger:
 
     async def reminder(self, user_id: int, games: list[GameInfo]) -> Delivery:
         settings = await self.service.settings(user_id)
-        locale = settings.locale or await self.service.game_locale(games[0].id)
+        locale = settings.dm_locale(await self.service.game_locale(games[0].id))
         lines = [i18n.t(locale, "notify.reminder", count=len(games))]
         for game in games:
             server, channel = place_of(self.client, game)

@@ -26,6 +26,8 @@ log = logging.getLogger("alhambra.i18n")
 
 DEFAULT = "en"
 SUPPORTED: tuple[str, ...] = ("en", "ja", "pt-BR")
+#: Each language by its own name, the same for every reader (to be found by those who read it).
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "ja": "日本語", "pt-BR": "Português (Brasil)"}
 
 # Discord locales (and loose spellings) that map onto a catalogue.
 _ALIASES = {"en-us": "en", "en-gb": "en", "en": "en", "ja": "ja", "pt-br": "pt-BR", "pt": "pt-BR"}

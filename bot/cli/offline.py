@@ -147,7 +147,7 @@ def plan_from_args(args: argparse.Namespace) -> list[SeatPlan] | None:
     for level in levels:
         if level not in LEVELS:
             raise ValueError(
-                i18n.t(loc, "offline.error_level", level=level, levels=", ".join(LEVELS))
+                i18n.t(loc, "offline.error_level", level=level, levels=i18n.join(loc, LEVELS))
             )
     if args.computers is None:
         computers = len(levels) if args.levels else (1 if len(humans) == 1 else 0)

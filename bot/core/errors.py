@@ -114,9 +114,7 @@ class NotAPlayer(ServiceError):
 class NotHost(ServiceError):
     code = "not_host"
     default = "Only the host of the game can do that."
-    variants = {
-        "abandon": "Only the host or a member who can manage the server can abandon this game."
-    }
+    variants = {"abandon": "Only the host or a server manager can abandon this game."}
 
 
 class NotEnoughPlayers(ServiceError):

@@ -40,7 +40,10 @@ from ..text.present import (
     action_label,
     building_name,
     cards_text,
+    currency_name,
     error_text,
+    player_name,
+    player_names,
     results_lines,
     start_lines,
     step_line,
@@ -145,7 +148,7 @@ def plan_from_args(args: argparse.Namespace) -> list[SeatPlan] | None:
     for level in levels:
         if level not in LEVELS:
             raise ValueError(
-                i18n.t(loc, "offline.error_level", level=level, levels=", ".join(LEVELS))
+                i18n.t(loc, "offline.error_level", level=level, levels=i18n.join(loc, LEVELS))
             )
     if args.computers is None:
         computers = len(levels) if args.levels else (1 if len(humans) == 1 else 0)
@@ -239,7 +242,8 @@ class ConsoleAnnouncer:
     async def turn_over(self, result: ActResult, locale: str) -> None:
         steps = result.turn_events[self.echoed :]
         self.echoed = 0
-        for line in turn_lines(locale, result.game.names, steps, result.end_events):
+        names = player_names(locale, result.game)
+        for line in turn_lines(locale, names, steps, result.end_events):
             self.console.say(f"  {line}")
 
     async def notice(
@@ -328,7 +332,7 @@ class OfflineGame:
         """Play to the end; 0 when the game finished."""
         setup = self.wait(self.service.log(game.id)).setup
         started = next(e for e in setup if isinstance(e, GameStarted))
-        for line in start_lines(self.locale, game.names, started):
+        for line in start_lines(self.locale, player_names(self.locale, game), started):
             self.console.say(line)
         self.console.say(self.t("offline.pictures", path=self.out_dir))
         while True:
@@ -352,7 +356,7 @@ class OfflineGame:
 
     def _computer_step(self, game: GameInfo, current: SeatInfo) -> None:
         if self._computer_playing != current.seat:
-            self.console.say(self.t("turn.computer", name=current.name))
+            self.console.say(self.t("turn.computer", name=player_name(self.locale, current)))
             self._computer_playing = current.seat
         self.announcer.echoed = 0
         step = self.wait(self.flow.computer_step(game.id, self.locale))
@@ -369,7 +373,7 @@ class OfflineGame:
             return  # resumed after a stop between a move and its automatic end of turn
         viewed = self.wait(self.service.view(game.id, user))
         view = viewed.view
-        names = game.names
+        names = player_names(self.locale, game)
         self._show_turn(game, view, current, names)
         focus = default_focus(view)
         self.announcer.echoed = 0
@@ -433,10 +437,12 @@ class OfflineGame:
         assert current.seat is not None
         say()
         say("=" * 72)
-        say(t("game.turn_title", turn=view.turn_number, name=current.name))
+        say(t("game.turn_title", turn=view.turn_number, name=names[current.seat]))
         if view.final_placement:
-            say(t("turn.final", mention=current.name))
-        scores = ", ".join(f"{names[p.seat]} {p.score}" for p in view.table)
+            say(t("turn.final", mention=names[current.seat]))
+        scores = i18n.join(
+            loc, (t("status.score", name=names[p.seat], score=p.score) for p in view.table)
+        )
         say(t("offline.scores", scores=scores))
         market = []
         for slot, tile in enumerate(view.market):
@@ -451,17 +457,21 @@ class OfflineGame:
         total = {
             c: sum(CARDS[k].value for k in view.hand if CARDS[k].currency == c) for c in range(4)
         }
-        worth = ", ".join(
-            f"{i18n.t(loc, f'currency.{Currency(c).label}')} {v}" for c, v in total.items() if v
+        worth = i18n.join(
+            loc,
+            (
+                i18n.t(loc, "card.name", currency=currency_name(loc, c), value=v)
+                for c, v in total.items()
+                if v
+            ),
         )
         hand = cards_text(loc, view.hand)
         hand = t("offline.hand_totals", cards=hand, totals=worth) if hand else "-"
         say(t("offline.hand", cards=hand))
-        reserve = ", ".join(building_name(loc, tile) for tile in me.reserve)
+        reserve = i18n.join(loc, (building_name(loc, tile) for tile in me.reserve))
         say(t("offline.reserve", buildings=reserve or "-"))
         cost = sum(TILES[tile].cost for _, _, tile in me.alhambra)
-        key = "offline.alhambra_one" if len(me.alhambra) == 1 else "offline.alhambra"
-        say(t(key, count=len(me.alhambra), cost=cost, wall=me.wall))
+        say(t("offline.alhambra", count=len(me.alhambra), cost=cost, wall=me.wall))
         for path in self._pictures(game, view, names):
             say("  " + t("offline.picture", path=path))
 
@@ -470,7 +480,7 @@ class OfflineGame:
             self.console.say(self.t("offline.abandoned", id=game.id))
             return
         viewed = self.wait(self.service.view(game.id, None))
-        names = game.names
+        names = player_names(self.locale, game)
         self.console.say()
         self.console.say(self.t("results.title"))
         for line in results_lines(self.locale, names, viewed.view):

@@ -1,34 +1,86 @@
-"""The errors a user can cause, each a distinct class carrying a message fit to show them.
+"""The errors a user can cause, each a distinct class carrying what is needed to tell them.
 
-The bot's single error handler turns any `ServiceError` into an ephemeral reply with `.message`;
-`code` is a stable name for the translation catalogue and for tests. Raising one inside a store
-transaction rolls it back, which is how "a rejected request writes nothing" is kept.
+The bot's single error handler turns any `ServiceError` into an ephemeral reply in the user's
+language (`text.present.error_text`): the catalogue's words for its `key`, filled with its
+`params`. `code` is a stable name for the catalogue (`error.<code>`), the logs and tests; a
+refusal worded in more than one way names its `variant` (`error.<code>.<variant>`). The English
+here (`default`, `variants`) is the same refusal for logs and the service's tests, with the
+same placeholders as the catalogue's (a test checks). Raising one inside a store transaction
+rolls it back, which is how "a rejected request writes nothing" is kept.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from .records import SeatInfo
 
 
 class ServiceError(Exception):
-    """A request refused for a reason the user can understand and fix."""
+    """A request refused for a reason the user can understand and fix.
+
+    Raised with the parameters of its words (`NotYourTurn(variant="named", name=seat)`: a
+    player is passed as their `SeatInfo`, and each reader sees their name in their language),
+    or with a `message` of the raiser's own: one already in the user's language, or a detail
+    in English that the catalogue has no words for (`worded`).
+    """
 
     code: ClassVar[str] = "error"
     default: ClassVar[str] = "That did not work."
+    #: the other wordings of this refusal, by name, each `error.<code>.<name>` in the catalogue
+    #: (a subclass has its own code, so it does not inherit them)
+    variants: ClassVar[Mapping[str, str]] = {}
 
-    def __init__(self, message: str | None = None) -> None:
-        self.message = message or self.default
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "variants" not in cls.__dict__:
+            cls.variants = {}
+
+    def __init__(
+        self, message: str | None = None, /, *, variant: str | None = None, **params: object
+    ) -> None:
+        if variant is not None and variant not in self.variants:
+            raise ValueError(f"{type(self).__name__} has no variant {variant!r}")
+        self.variant = variant
+        self.params: dict[str, object] = params
+        #: the raiser's own words (kept as they are) rather than the catalogue's
+        self.worded = isinstance(message, str) and bool(message.strip())
+        template = self.variants[variant] if variant is not None else self.default
+        self.message = message if self.worded and message is not None else _fill(template, params)
         super().__init__(self.message)
+
+    @property
+    def key(self) -> str:
+        """The catalogue key of this refusal's words."""
+        return f"error.{self.code}" + (f".{self.variant}" if self.variant else "")
+
+
+def _fill(template: str, params: Mapping[str, object]) -> str:
+    plain: dict[str, Any] = {
+        name: value.name if isinstance(value, SeatInfo) else value for name, value in params.items()
+    }
+    try:
+        return template.format(**plain)
+    except (KeyError, IndexError, ValueError):
+        return template
 
 
 class NoGameHere(ServiceError):
     code = "no_game_here"
-    default = "There is no Alhambra game here. Start one with the create command."
+    default = "There is no Alhambra game in this channel. Open one with /alhambra new."
+    variants = {"unknown": "There is no such game."}
 
 
 class GameAlreadyRunning(ServiceError):
     code = "game_already_running"
     default = "There is already a game in this channel: finish or abandon it first."
+    variants = {
+        "lobby": (
+            "A game is already gathering players in this channel: join it or abandon it first."
+        ),
+        "active": "A game is already running in this channel: finish or abandon it first.",
+    }
 
 
 class GameAlreadyStarted(ServiceError):
@@ -39,11 +91,13 @@ class GameAlreadyStarted(ServiceError):
 class GameNotStarted(ServiceError):
     code = "game_not_started"
     default = "This game has not started yet."
+    variants = {"vote": "Votes are held in a running game."}
 
 
 class LobbyFull(ServiceError):
     code = "lobby_full"
     default = "The game is full."
+    variants = {"size": "The game is full ({count} players)."}
 
 
 class AlreadyJoined(ServiceError):
@@ -54,11 +108,13 @@ class AlreadyJoined(ServiceError):
 class NotAPlayer(ServiceError):
     code = "not_a_player"
     default = "You are not playing in this game."
+    variants = {"lobby": "You are not in this game's lobby."}
 
 
 class NotHost(ServiceError):
     code = "not_host"
     default = "Only the host of the game can do that."
+    variants = {"abandon": "Only the host or a server manager can abandon this game."}
 
 
 class NotEnoughPlayers(ServiceError):
@@ -69,6 +125,7 @@ class NotEnoughPlayers(ServiceError):
 class NotYourTurn(ServiceError):
     code = "not_your_turn"
     default = "It is not your turn."
+    variants = {"named": "It is {name}'s turn, not yours."}
 
 
 class IllegalMove(ServiceError):
@@ -86,6 +143,7 @@ class Outdated(ServiceError):
 class GameOver(ServiceError):
     code = "game_over"
     default = "This game is over."
+    variants = {"abandoned": "This game was abandoned."}
 
 
 class InvalidRequest(ServiceError):
@@ -93,6 +151,11 @@ class InvalidRequest(ServiceError):
 
     code = "invalid_request"
     default = "That request is not valid."
+    variants = {
+        "empty_name": "A player needs a name that is not empty.",
+        "not_human": "Name a human player of this game.",
+        "own_seat": "You cannot vote on your own seat.",
+    }
 
 
 class AlreadyVoted(InvalidRequest):
@@ -108,6 +171,12 @@ class NotSilent(InvalidRequest):
         "That player is not silent: a seat goes to a computer player only after its player "
         "missed a turn deadline or let their turn wait for 48 hours."
     )
+    variants = {
+        "named": (
+            "{name} is not silent: a seat goes to a computer player only after its player "
+            "missed a turn deadline or let their turn wait for {hours} hours."
+        )
+    }
 
 
 class BadCode(ServiceError):

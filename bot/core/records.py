@@ -117,12 +117,20 @@ class TimerRow:
 @dataclass(frozen=True, slots=True)
 class UserSettings:
     user_id: int
-    #: None: follow the language of the user's Discord client
+    #: the language the user chose for their DMs; None: follow their Discord client's
     locale: str | None = None
     dm_on_turn: bool = True
     dm_reminders: bool = True
     #: end the turn by itself when nothing is left to decide (False: confirm, to keep undo)
     auto_end_turn: bool = True
+    #: the language of the user's Discord client when the bot last saw them (never chosen:
+    #: remembered from their interactions, apart from `locale`, so it never overrides a choice)
+    discord_locale: str | None = None
+
+    def dm_locale(self, fallback: str) -> str:
+        """The language of this user's DMs: the one they chose, else their Discord client's,
+        else `fallback` (the game's)."""
+        return self.locale or self.discord_locale or fallback
 
 
 @dataclass(frozen=True, slots=True)

@@ -141,6 +141,7 @@ class ViewResult:
         if self.view.is_over:
             raise GameOver()
         if self.view.current_seat != self.seat:
-            current = self.game.name_at(self.view.current_seat)
-            raise NotYourTurn(f"It is {current}'s turn, not yours.")
+            current = self.view.current_seat
+            player = None if current is None else self.game.at_seat(current)
+            raise NotYourTurn(variant="named", name=player) if player else NotYourTurn()
         return self.view

@@ -79,6 +79,8 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 6
 #: Computer player strengths (engine.ai); the service records them, the bot drives them.
 COMPUTER_LEVELS: tuple[str, ...] = tuple(LEVELS)
 NAME_LIMIT = 32  # Discord's own limit for nicknames
+#: How many users' Discord languages a process keeps in mind (`note_discord_locale`).
+SEEN_LOCALES = 50_000
 _LOCALE = re.compile(r"^[a-z]{2,3}(-[A-Z]{2})?$")
 _UNSET: Any = object()
 
@@ -87,7 +89,7 @@ def clean_name(name: str) -> str:
     """A display name fit for the table: control characters removed, trimmed, not empty."""
     text = "".join(ch for ch in str(name) if unicodedata.category(ch)[0] != "C").strip()
     if not text:
-        raise InvalidRequest("A player needs a name that is not empty.")
+        raise InvalidRequest(variant="empty_name")
     return text[:NAME_LIMIT]
 
 
@@ -112,6 +114,8 @@ class GameService:
         self.store = store
         self.clock: Clock = clock or SystemClock()
         self._seed = seed_source or (lambda: secrets.randbits(63))
+        #: the Discord language of each user as this process last saw (and stored) it
+        self._seen_locales: dict[int, str] = {}
 
     def _now(self) -> datetime:
         return self.clock.now()
@@ -236,7 +240,7 @@ class GameService:
             game = await _need_lobby(tx, game_id)
             seat = game.seat_of(user_id)
             if seat is None:
-                raise NotAPlayer("You are not in this game's lobby.")
+                raise NotAPlayer(variant="lobby")
             await tx.delete_seat(game_id, seat.join_order, now)
             others = [s for s in game.seats if s.user_id not in (None, user_id)]
             if not others:
@@ -318,20 +322,18 @@ class GameService:
         async with self.store.peek() as tx:
             found = await tx.game_and_snapshot(game_id)
         if found is None:
-            raise NoGameHere("There is no such game.")
+            raise NoGameHere(variant="unknown")
         game, snapshot = found
         if game.status == "lobby":
             raise GameNotStarted()
         player = _actor(game, user_id, seat, stand_in)
         if game.status != "active":
-            raise GameOver(_over_message(game))
+            raise _over(game)
         if expected_version != game.version:
             raise Outdated()
         if game.current_seat != player.seat:
             current = game.current_player
-            raise NotYourTurn(
-                f"It is {current.name}'s turn, not yours." if current else NotYourTurn.default
-            )
+            raise NotYourTurn(variant="named", name=current) if current else NotYourTurn()
         assert snapshot is not None and player.seat is not None
         state = Game.from_json(snapshot)
         steps_before = state.turn_events
@@ -412,9 +414,9 @@ class GameService:
         async with self.store.write() as tx:
             game = await _need_game(tx, game_id)
             if not game.is_open:
-                raise GameOver(_over_message(game))
+                raise _over(game)
             if user_id != game.host_id and not is_manager:
-                raise NotHost("Only the host or a server manager can abandon this game.")
+                raise NotHost(variant="abandon")
             await tx.end_game(game_id, "abandoned", self._now())
             return await _need_game(tx, game_id)
 
@@ -506,7 +508,30 @@ class GameService:
 
     async def settings(self, user_id: int) -> UserSettings:
         async with self.store.read() as tx:
-            return await tx.settings(user_id)
+            settings = await tx.settings(user_id)
+            seen = await tx.discord_locale(user_id)
+        return replace(settings, discord_locale=seen)
+
+    async def note_discord_locale(self, user_id: int, locale: str) -> bool:
+        """Remember the language of a user's Discord client, for their DMs and reminders.
+
+        Called on every interaction, so it costs nothing when nothing changed: written only if
+        it differs from the stored one, and not even read again by a process that saw it last
+        (a process that missed a change made through another one catches up on the user's next
+        change). Returns whether it was written."""
+        if not isinstance(locale, str) or not _LOCALE.match(locale):
+            raise InvalidRequest(f"{locale!r} is not a language code such as 'en' or 'pt-BR'.")
+        if self._seen_locales.get(user_id) == locale:
+            return False
+        async with self.store.read() as tx:
+            stored = await tx.discord_locale(user_id)
+        if stored != locale:
+            async with self.store.write() as tx:
+                await tx.set_discord_locale(user_id, locale, self._now())
+        if len(self._seen_locales) >= SEEN_LOCALES:
+            self._seen_locales.clear()  # a bound on memory: the next click of each reads once
+        self._seen_locales[user_id] = locale
+        return stored != locale
 
     async def update_settings(
         self,
@@ -575,7 +600,7 @@ class GameService:
         async with self.store.read() as tx:
             rules = await tx.deadline_rules(game_id)
         if rules is None:
-            raise NoGameHere("There is no such game.")
+            raise NoGameHere(variant="unknown")
         return rules
 
     async def notify_settings(self, user_id: int) -> NotifySettings:
@@ -711,7 +736,7 @@ class GameService:
         async with self.store.write() as tx:
             game = await _need_game(tx, game_id)
             if game.status != "active":
-                raise GameOver(_over_message(game)) if not game.is_open else GameNotStarted()
+                raise _over(game) if not game.is_open else GameNotStarted()
             target = game.at_seat(seat)
             if target is None or target.is_computer:
                 raise InvalidRequest(f"Seat {seat} is not a human player's.")
@@ -731,9 +756,9 @@ class GameService:
         async with self.store.write() as tx:
             game = await _need_game(tx, game_id)
             if game.status == "lobby":
-                raise GameNotStarted("Votes are held in a running game.")
+                raise GameNotStarted(variant="vote")
             if game.status != "active":
-                raise GameOver(_over_message(game))
+                raise _over(game)
             voter = game.seat_of(user_id)
             if voter is None:
                 raise NotAPlayer()
@@ -742,15 +767,12 @@ class GameService:
             if motion == "hand_over":
                 target = game.at_seat(target_seat) if isinstance(target_seat, int) else None
                 if target is None or target.is_computer:
-                    raise InvalidRequest("Name a human player of this game.")
+                    raise InvalidRequest(variant="not_human")
                 if target.user_id == user_id:
-                    raise InvalidRequest("You cannot vote on your own seat.")
+                    raise InvalidRequest(variant="own_seat")
                 if not await _silent(tx, game, target, self._now()):
-                    raise NotSilent(
-                        f"{target.name} is not silent: a seat goes to a computer player only "
-                        "after its player missed a turn deadline or let their turn wait for "
-                        f"{SILENT_AFTER.days * 24} hours."
-                    )
+                    hours = int(SILENT_AFTER.total_seconds()) // 3600
+                    raise NotSilent(variant="named", name=target, hours=hours)
                 humans = [s for s in humans if s is not target]
             key = -1 if target is None or target.seat is None else target.seat
             electorate = {s.user_id for s in humans}
@@ -777,7 +799,7 @@ class GameService:
 async def _need_game(tx: Tx, game_id: int) -> GameInfo:
     game = await tx.game(game_id)
     if game is None:
-        raise NoGameHere("There is no such game.")
+        raise NoGameHere(variant="unknown")
     return game
 
 
@@ -786,7 +808,7 @@ async def _need_lobby(tx: Tx, game_id: int) -> GameInfo:
     if game.status == "active":
         raise GameAlreadyStarted()
     if game.status != "lobby":
-        raise GameOver(_over_message(game))
+        raise _over(game)
     return game
 
 
@@ -797,7 +819,7 @@ def _need_host(game: GameInfo, user_id: int) -> None:
 
 def _need_room(game: GameInfo) -> None:
     if len(game.seats) >= game.max_players:
-        raise LobbyFull(f"The game is full ({game.max_players} players).")
+        raise LobbyFull(variant="size", count=game.max_players)
 
 
 def _need_level(level: str) -> None:
@@ -808,17 +830,11 @@ def _need_level(level: str) -> None:
 
 
 def _already_running(game: GameInfo) -> GameAlreadyRunning:
-    if game.status == "lobby":
-        return GameAlreadyRunning(
-            "A game is already gathering players in this channel: join it or abandon it first."
-        )
-    return GameAlreadyRunning(
-        "A game is already running in this channel: finish or abandon it first."
-    )
+    return GameAlreadyRunning(variant="lobby" if game.status == "lobby" else "active")
 
 
-def _over_message(game: GameInfo) -> str:
-    return "This game was abandoned." if game.status == "abandoned" else "This game is over."
+def _over(game: GameInfo) -> GameOver:
+    return GameOver(variant="abandoned") if game.status == "abandoned" else GameOver()
 
 
 def _chosen(move: Action) -> Action:

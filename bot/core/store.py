@@ -52,6 +52,8 @@ _GAME_COLUMNS = (
 #: Timers that still matter: those of running games, and the last announcement of a finished
 #: one (its results must reach the channel too).
 _LIVE_TIMER = "(g.status = 'active' OR (t.kind = 'announce' AND g.status = 'finished'))"
+#: The `bot_meta` key of a user's remembered Discord language.
+_DISCORD_LOCALE = "discord-locale:{}"
 
 
 class Tx:
@@ -457,6 +459,14 @@ class Tx:
                 to_ms(now),
             ),
         )
+
+    async def discord_locale(self, user_id: int) -> str | None:
+        """The language of a user's Discord client as last remembered (`bot_meta`: a fact the
+        bot notes, not a setting the user makes)."""
+        return await self.meta(_DISCORD_LOCALE.format(user_id))
+
+    async def set_discord_locale(self, user_id: int, locale: str, now: datetime) -> None:
+        await self.set_meta(_DISCORD_LOCALE.format(user_id), locale, now)
 
     # --- the bot's messages and bookkeeping -----------------------------------------------------
 

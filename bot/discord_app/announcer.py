@@ -14,7 +14,7 @@ from ..core.records import GameInfo
 from ..core.results import ActResult, LoggedTurn
 from ..core.service import GameService
 from ..text import i18n
-from ..text.present import results_lines, told_lines, untold
+from ..text.present import player_names, results_lines, told_lines, untold
 from ..turns.ports import Spawn
 from .markup import inert, pinging, place_of, public_names
 from .pictures import scores_file
@@ -62,7 +62,7 @@ class ChannelAnnouncer:
         scoring round): its moves are told in the next person's turn message, so the channel
         gets one message per person's turn, not one per seat."""
         game, state = result.game, result.state
-        names = public_names(game)
+        names = public_names(game, locale)
         channel = self.client.get_partial_messageable(game.channel_id)
         end = result.end_events
         public = state.view(None)
@@ -85,7 +85,7 @@ class ChannelAnnouncer:
             extra: dict[str, Any] = {"view": results_buttons(game, locale)} if state.is_over else {}
             await channel.send(
                 "\n".join(lines)[:2000],
-                file=await scores_file(public, game.names, locale),  # pictures show names as typed
+                file=await scores_file(public, player_names(locale, game), locale),
                 allowed_mentions=discord.AllowedMentions.none(),
                 **extra,
             )

@@ -10,6 +10,7 @@ Every command and component callback runs its body inside `handling(...)`: a `Se
 logged with the game id and interaction id and answered with an apology. Either way the game is
 untouched, because the service writes nothing for a refused or failed request. One log line per
 interaction records the command, game, latency and outcome (never the token or message text).
+It also notes the language of the user's Discord client, which their DMs follow.
 """
 
 from __future__ import annotations
@@ -135,7 +136,8 @@ def bot_of(interaction: discord.Interaction) -> BaseBot:
 
 
 def user_locale(interaction: discord.Interaction) -> str:
-    """The language for replies to this user: their Discord client's, else English."""
+    """The language for replies to this user: their Discord client's, else English. (Their DMs
+    follow the language they chose in their settings, else this one: `remember_language`.)"""
     override = interaction.extras.get("locale")
     return override or i18n.normalise(interaction.locale)
 
@@ -228,6 +230,17 @@ async def report(interaction: discord.Interaction, error: BaseException) -> str:
     return outcome
 
 
+async def remember_language(bot: BaseBot, interaction: discord.Interaction) -> None:
+    """Note the language of the user's Discord client, for the DMs and reminders the bot sends
+    them later (the service writes it only when it changed). Never raises: a language not
+    remembered must not cost the user their answer."""
+    try:
+        locale = i18n.normalise(interaction.locale)
+        await bot.service.note_discord_locale(interaction.user.id, locale)
+    except Exception:
+        log.warning("could not remember the language of user %s", interaction.user.id)
+
+
 @asynccontextmanager
 async def handling(interaction: discord.Interaction, command: str) -> AsyncIterator[None]:
     started = time.perf_counter()
@@ -236,6 +249,8 @@ async def handling(interaction: discord.Interaction, command: str) -> AsyncItera
     busy = client.busy() if isinstance(client, BaseBot) else contextlib.nullcontext()
     try:
         with busy:
+            if isinstance(client, BaseBot):
+                await remember_language(client, interaction)
             yield
     except Exception as exc:
         # the log says what the user was meant to see, even if telling them fails

@@ -14,7 +14,7 @@ from ..core.errors import NoGameHere
 from ..core.records import DeadlinePolicy, DeadlineRules, VacationPolicy
 from ..core.service import check_deadline_rules
 from ..text import i18n
-from ..text.present import leaders_line, points_table
+from ..text.present import leaders_line, player_name, player_names, points_table
 from .context import (
     BaseBot,
     bounded,
@@ -142,12 +142,13 @@ class LobbyCommands(commands.Cog):
         async with handling(interaction, "add-bot"):
             game = await current_game(interaction)
             game = await self.bot.service.add_computer(game.id, interaction.user.id, level)
-            added = game.seats[-1].name
+            locale = channel_locale(interaction)
+            added = player_name(locale, game.seats[-1])
             await interaction.response.send_message(
-                i18n.t(channel_locale(interaction), "reply.bot_added", name=added),
+                i18n.t(locale, "reply.bot_added", name=added),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
-            await refresh_lobby(self.bot, game, channel_locale(interaction))
+            await refresh_lobby(self.bot, game, locale)
 
     @app_commands.command(name=T("cmd.start.name"), description=T("cmd.start.description"))
     async def start(self, interaction: discord.Interaction) -> None:
@@ -172,12 +173,18 @@ class LobbyCommands(commands.Cog):
                 return
             result = await self.bot.service.view(game.id, interaction.user.id)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            names = game.names
+            names = player_names(locale, game)
             view = result.view
-            scores = ", ".join(f"{n} {s}" for n, s in zip(names, view.scores, strict=True))
+            scores = i18n.join(
+                locale,
+                (
+                    i18n.t(locale, "status.score", name=n, score=s)
+                    for n, s in zip(names, view.scores, strict=True)
+                ),
+            )
             current = names[view.current_seat] if view.current_seat is not None else "-"
             text = i18n.t(locale, "status.turn", turn=view.turn_number, name=current, scores=scores)
-            text += "\n" + leaders_line(locale, public_names(game), view)
+            text += "\n" + leaders_line(locale, public_names(game, locale), view)
             picture = await table_file(view, names, locale)
             await interaction.followup.send(bounded(text), file=picture, ephemeral=True)
 

@@ -18,7 +18,7 @@ from engine import GameStarted
 from ..core.records import GameInfo
 from ..core.results import StartResult
 from ..text import i18n
-from ..text.present import start_lines
+from ..text.present import computer_name, level_name, start_lines
 from .context import BaseBot, bot_of, channel_locale, handling, here
 from .markup import public_names
 from .turn_message import turn_message
@@ -45,8 +45,8 @@ def lobby_embed(game: GameInfo, locale: str) -> discord.Embed:
     lines = []
     for i, seat in enumerate(game.seats, 1):
         if seat.is_computer:
-            level = i18n.t(locale, f"choice.level.{seat.level}") if seat.level else ""
-            label = i18n.t(locale, "lobby.computer", name=seat.name, level=level)
+            level = level_name(locale, seat.level) if seat.level else "?"
+            label = i18n.t(locale, "lobby.computer", name=computer_name(seat), level=level)
         else:
             label = f"{seat.name} (<@{seat.user_id}>)"
         lines.append(f"{i}. {label}")
@@ -145,7 +145,7 @@ async def announce_start(interaction: discord.Interaction, started: StartResult)
     game = started.game
     locale = channel_locale(interaction)
     setup = next(e for e in started.events if isinstance(e, GameStarted))
-    intro = "\n".join(start_lines(locale, public_names(game), setup))
+    intro = "\n".join(start_lines(locale, public_names(game, locale), setup))
     message = await turn_message(game, started.state, locale, intro=intro)
     try:
         sent = await interaction.followup.send(

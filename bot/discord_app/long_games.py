@@ -14,8 +14,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ..core.errors import BadSetting, ServiceError
-from ..core.records import GameInfo, NotifySettings
+from ..core.errors import BadSetting, InvalidRequest, ServiceError
+from ..core.records import GameInfo, NotifySettings, UserSettings
 from ..text import i18n
 from ..text.present import echo
 from ..text.settings import (
@@ -57,6 +57,7 @@ async def save_settings(
     quiet_hours: str | None = None,
     timezone: str | None = None,
     vacation_until: str | None = None,
+    language: str | None = None,
 ) -> str:
     """Check every option first (a bad one changes nothing), save, re-arm the timers of the
     user's waiting games, and return the reply listing the settings now in force."""
@@ -103,8 +104,13 @@ async def save_settings(
         if away is not None and away <= now:
             raise BadSetting(i18n.t(locale, "error.date_passed", text=echo(vacation_until)))
         changes["vacation_until"] = away
+    chosen: dict[str, str | None] = {}
+    if language is not None:  # a language of ours, or back to the Discord client's
+        if language != FOLLOW_DISCORD and language not in i18n.SUPPORTED:
+            raise InvalidRequest()
+        chosen["locale"] = None if language == FOLLOW_DISCORD else language
     saved = await service.update_settings(
-        user_id, auto_end_turn=auto_end_turn, dm_on_turn=dms, dm_reminders=dms
+        user_id, auto_end_turn=auto_end_turn, dm_on_turn=dms, dm_reminders=dms, **chosen
     )
     if changes or dms is not None:
         prefs = await service.update_notify_settings(user_id, **changes)
@@ -112,7 +118,22 @@ async def save_settings(
             await bot.reminders.schedule_turn(waiting.game.id)
     else:
         prefs = current
-    return settings_text(locale, saved.auto_end_turn, saved.dm_reminders, prefs)
+    text = settings_text(locale, saved.auto_end_turn, saved.dm_reminders, prefs)
+    return text + "\n" + language_text(locale, await service.settings(user_id))
+
+
+#: The `language` choice that goes back to the language of the user's Discord client.
+FOLLOW_DISCORD = "discord"
+
+
+def language_text(locale: str, settings: UserSettings) -> str:
+    """Which language the user's DMs are in, and whether they chose it."""
+    if settings.locale is not None:
+        name = i18n.LANGUAGE_NAMES.get(settings.locale, settings.locale)
+        return i18n.t(locale, "reply.settings_language", language=name)
+    seen = settings.discord_locale or locale
+    name = i18n.LANGUAGE_NAMES.get(seen, seen)
+    return i18n.t(locale, "reply.settings_language_auto", language=name)
 
 
 def settings_text(locale: str, auto: bool, dms: bool, prefs: NotifySettings) -> str:
@@ -153,6 +174,13 @@ class AsyncCommands(commands.Cog):
         quiet_hours=T("cmd.settings.quiet_hours.description"),
         timezone=T("cmd.settings.timezone.description"),
         vacation_until=T("cmd.settings.vacation_until.description"),
+        language=T("cmd.settings.language.description"),
+    )
+    @app_commands.choices(
+        language=[
+            *(app_commands.Choice(name=i18n.LANGUAGE_NAMES[c], value=c) for c in i18n.SUPPORTED),
+            app_commands.Choice(name=T("choice.language.discord"), value=FOLLOW_DISCORD),
+        ]
     )
     async def settings(
         self,
@@ -164,6 +192,7 @@ class AsyncCommands(commands.Cog):
         quiet_hours: str | None = None,
         timezone: str | None = None,
         vacation_until: str | None = None,
+        language: str | None = None,
     ) -> None:
         """Turn and reminder preferences."""
         async with handling(interaction, "settings"):
@@ -176,6 +205,7 @@ class AsyncCommands(commands.Cog):
                 quiet_hours=quiet_hours,
                 timezone=timezone,
                 vacation_until=vacation_until,
+                language=language,
             )
             await reply(interaction, text)
 

@@ -9,6 +9,7 @@ import discord
 
 from ..core.records import GameInfo
 from ..core.service import GameService
+from ..text.present import player_name, player_names
 
 
 def stamp(when: datetime, style: str = "R") -> str:
@@ -38,12 +39,14 @@ def place_of(client: discord.Client, game: GameInfo) -> tuple[str, str]:
     return server, name
 
 
-def mention_of(game: GameInfo, seat: int | None) -> str:
+def mention_of(game: GameInfo, seat: int | None, locale: str) -> str:
     """A ping for a human at `seat`, the name in bold for a computer player."""
     player = next((s for s in game.seats if s.seat == seat), None) if seat is not None else None
     if player is None:
         return ""
-    return f"<@{player.user_id}>" if player.user_id is not None else f"**{inert(player.name)}**"
+    if player.user_id is not None:
+        return f"<@{player.user_id}>"
+    return f"**{inert(player_name(locale, player))}**"
 
 
 def inert(text: str) -> str:
@@ -51,10 +54,10 @@ def inert(text: str) -> str:
     return discord.utils.escape_mentions(text)
 
 
-def public_names(game: GameInfo) -> list[str]:
-    """The players' names in turn order, for public messages: a name that looks like a
-    mention stays text."""
-    return [inert(name) for name in game.names]
+def public_names(game: GameInfo, locale: str) -> list[str]:
+    """The players' names in turn order, for public messages in `locale` (a computer player's
+    level in its words): a name that looks like a mention stays text."""
+    return [inert(name) for name in player_names(locale, game)]
 
 
 def pinging(*user_ids: int | None) -> discord.AllowedMentions:

@@ -13,7 +13,7 @@ import discord
 from ..core.records import GameInfo, SeatInfo
 from ..core.service import GameService
 from ..text import i18n
-from ..text.present import since_last_turn
+from ..text.present import player_names, since_last_turn
 from ..turns.ports import Delivery
 from .markup import pinging, place_of, stamp, turn_link
 from .pictures import table_file
@@ -38,19 +38,20 @@ class DiscordMessenger:
         lines = [i18n.t(locale, "notify.turn", server=server, channel=channel, link=link)]
         if deadline is not None:
             lines.append(i18n.t(locale, "notify.deadline", when=stamp(deadline)))
-        since = since_last_turn(locale, game.names, await service.log(game.id), player.seat)
+        names = player_names(locale, game)
+        since = since_last_turn(locale, names, await service.log(game.id), player.seat)
         if since:
             lines += ["", f"**{i18n.t(locale, 'notify.since')}**", *since]
         viewed = await service.view(game.id, player.user_id)
         return await self._dm(
             player.user_id,
             content="\n".join(lines)[:2000],
-            file=await table_file(viewed.view, game.names, locale),
+            file=await table_file(viewed.view, names, locale),
         )
 
     async def reminder(self, user_id: int, games: list[GameInfo]) -> Delivery:
         settings = await self.service.settings(user_id)
-        locale = settings.locale or await self.service.game_locale(games[0].id)
+        locale = settings.dm_locale(await self.service.game_locale(games[0].id))
         lines = [i18n.t(locale, "notify.reminder", count=len(games))]
         for game in games:
             server, channel = place_of(self.client, game)

@@ -43,6 +43,7 @@ from ..text.present import (
     echo,
     parse_money,
     pick_cards,
+    player_names,
     read_number,
 )
 from .context import (
@@ -343,12 +344,13 @@ class PlayCommands(commands.Cog):
         async with handling(interaction, "board"):
             locale = user_locale(interaction)
             result = await _shown_view(interaction)
-            names = result.game.names
+            names = player_names(locale, result.game)
             if player is None:
                 seat = result.seat if result.seat is not None else result.view.current_seat or 0
             else:
                 wanted = str(player).strip().lower()
-                matches = [s for s, n in enumerate(names) if n.lower() == wanted]
+                known = [*enumerate(names), *enumerate(result.game.names)]  # shown or stored
+                matches = [s for s, n in known if n.lower() == wanted]
                 if not matches:
                     raise InvalidRequest(i18n.t(locale, "error.unknown_player", name=echo(player)))
                 seat = matches[0]
@@ -363,7 +365,7 @@ class PlayCommands(commands.Cog):
             return []
         return [
             app_commands.Choice(name=n[:100], value=n[:100])
-            for n in game.names
+            for n in player_names(user_locale(interaction), game)
             if current.lower() in n.lower()
         ][:MAX_CHOICES]
 

@@ -9,7 +9,7 @@ import discord
 
 from ..core.errors import NotAPlayer
 from ..text import i18n
-from ..text.present import cards_text, list_text, log_paragraphs, pages_of
+from ..text.present import cards_text, log_paragraphs, pages_of, player_names
 from .context import bot_of, bounded, handling, here, my_view, reply, user_locale
 from .markup import public_names
 from .pictures import alhambra_file, hand_file, scores_file
@@ -38,7 +38,8 @@ async def show_hand(interaction: discord.Interaction, game_id: int) -> None:
 async def show_scores(interaction: discord.Interaction, game_id: int) -> None:
     """The score sheet of the game (of this channel), as the user may see it."""
     result = await my_view(interaction, game_id)
-    picture = await scores_file(result.view, result.game.names, user_locale(interaction))
+    locale = user_locale(interaction)
+    picture = await scores_file(result.view, player_names(locale, result.game), locale)
     await reply(interaction, file=picture)
 
 
@@ -48,11 +49,13 @@ async def show_boards(interaction: discord.Interaction, game_id: int) -> None:
     locale = user_locale(interaction)
     if not interaction.response.is_done():  # drawing up to six pictures: acknowledge first
         await interaction.response.defer(ephemeral=True, thinking=True)
-    names = result.game.names  # pictures show names as typed
+    names = player_names(locale, result.game)
     files = [
         await alhambra_file(result.view, seat, name, locale) for seat, name in enumerate(names)
     ]
-    text = i18n.t(locale, "results.boards", names=list_text(locale, public_names(result.game)))
+    text = i18n.t(
+        locale, "results.boards", names=i18n.join(locale, public_names(result.game, locale))
+    )
     await interaction.followup.send(bounded(text), files=files, ephemeral=True)
 
 
@@ -99,7 +102,9 @@ async def show_log(
     service = bot_of(interaction).service
     here(interaction, await service.game(game_id))  # before replaying anything
     game_log = await service.log(game_id)
-    pages = pages_of(log_paragraphs(locale, game_log.game.names, game_log), LOG_PAGE)
+    pages = pages_of(
+        log_paragraphs(locale, player_names(locale, game_log.game), game_log), LOG_PAGE
+    )
     title = i18n.t(locale, "log.title")
     if not pages:
         await reply(interaction, f"**{title}**\n{i18n.t(locale, 'log.empty')}")

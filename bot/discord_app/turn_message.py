@@ -18,6 +18,7 @@ from engine import Game, PlaceFromReserve, RemoveToReserve, Swap
 from ..core.errors import InvalidRequest, Outdated
 from ..core.records import GameInfo
 from ..text import i18n
+from ..text.present import player_names
 from .context import bot_of, handling, here, my_view, reply, user_locale
 from .markup import mention_of, pinging, public_names
 from .panel import open_panel, selected
@@ -123,7 +124,8 @@ async def turn_button_clicked(interaction: discord.Interaction, game_id: int, op
             game = here(interaction, await bot.service.game(game_id))
             hint = i18n.t(user_locale(interaction), "panel.board")
             ui = discord.ui.View(timeout=None)
-            ui.add_item(BoardSelect(game_id, game.names, hint))
+            names = player_names(user_locale(interaction), game)
+            ui.add_item(BoardSelect(game_id, names, hint))
             await reply(interaction, hint, view=ui)
         else:
             here(interaction, await bot.service.game(game_id))
@@ -133,7 +135,7 @@ async def turn_button_clicked(interaction: discord.Interaction, game_id: int, op
 async def board_selected(interaction: discord.Interaction, game_id: int, value: str) -> None:
     async with handling(interaction, "board"):
         result = await my_view(interaction, game_id)
-        names = result.game.names
+        names = player_names(user_locale(interaction), result.game)
         seat = int(value) if value.isascii() and value.isdigit() and len(value) == 1 else -1
         if not 0 <= seat < len(names):
             raise InvalidRequest()
@@ -186,7 +188,7 @@ async def turn_message(
     """The message opening the turn of `state`'s current player (drawn as a spectator sees
     the game)."""
     public = state.view(None)
-    names = public_names(game)
+    names = public_names(game, locale)
     seat = public.current_seat
     player = game.at_seat(seat) if seat is not None else None
     person = player is not None and not player.is_computer
@@ -196,13 +198,13 @@ async def turn_message(
         embed.title = i18n.t(locale, "game.turn_title", turn=public.turn_number, name=names[seat])
         if person:
             key = "turn.final" if public.final_placement else "game.turn"
-            lines.append(i18n.t(locale, key, mention=mention_of(game, seat)))
+            lines.append(i18n.t(locale, key, mention=mention_of(game, seat, locale)))
     embed.set_image(url=f"attachment://{TABLE_FILE}")
     embed.set_footer(text=f"#{game.id} · v{game.version}")
     return TurnMessage(
         content="\n".join(lines)[:2000],
         embed=embed,
-        file=await table_file(public, game.names, locale),  # pictures show names as typed
+        file=await table_file(public, player_names(locale, game), locale),
         view=turn_buttons(game, locale, turn_ops(state)) if person else discord.ui.View(),
         allowed_mentions=pinging(player.user_id if person and player is not None else None),
         for_person=person,

@@ -15,7 +15,7 @@ from render import marked_cells
 from render.alhambra import Mode
 
 from . import i18n
-from .present import building_name, card_name, cards_text, cell_text, currency_name, list_text
+from .present import building_name, card_name, cards_text, cell_text, currency_name
 
 #: Discord's limit on an attachment's description.
 ALT_LIMIT = 1_024
@@ -52,7 +52,7 @@ def table_alt(locale: str, names: Sequence[str], view: SeatView) -> str:
         t(
             locale,
             "alt.pool",
-            cards=list_text(locale, [card_name(locale, c) for c in _sorted(view.pool)]),
+            cards=i18n.join(locale, [card_name(locale, c) for c in _sorted(view.pool)]),
         )
         if view.pool
         else t(locale, "alt.pool_empty")
@@ -95,7 +95,7 @@ def alhambra_alt(
                 "alt.alhambra",
                 name=name,
                 buildings=len(player.alhambra),
-                types=list_text(locale, types),
+                types=i18n.join(locale, types),
                 wall=player.wall,
                 reserve=reserve,
             )
@@ -110,7 +110,7 @@ def _marks_text(locale: str, view: SeatView, seat: int, marks: Marks) -> str:
     cells = marked_cells(view.alhambra(seat), tile, mode)
     if not cells:
         return i18n.t(locale, "alt.cells_none")
-    codes = list_text(locale, [cell_text(x, y) for x, y in cells])
+    codes = i18n.join(locale, [cell_text(x, y) for x, y in cells])
     if mode == "remove" or tile is None:
         return i18n.t(locale, "alt.cells_remove", cells=codes)
     key = "alt.cells_place" if mode == "place" else "alt.cells_swap"
@@ -130,7 +130,7 @@ def hand_alt(locale: str, name: str, view: SeatView) -> str:
         "alt.hand",
         name=name,
         cards=cards_text(locale, view.hand),
-        totals=list_text(locale, totals),
+        totals=i18n.join(locale, totals),
     )
     return _clip(text)
 
@@ -162,7 +162,7 @@ def scores_alt(locale: str, names: Sequence[str], view: SeatView) -> str:
             for r in scoring.rows
             if r.seat >= 0
         ]
-        parts.append(t(locale, key, round=scoring.round_no, rows=list_text(locale, rows)))
+        parts.append(t(locale, key, round=scoring.round_no, rows=i18n.join(locale, rows)))
     return _sentences(parts)
 
 

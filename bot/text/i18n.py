@@ -4,6 +4,11 @@ Strings live in `bot/text/locales/<locale>.json`, flat `key -> text` with `{name
 English is complete by definition; the other locales fall back to it key by key, and a test
 checks that they have every key with the same placeholders. Nothing here imports discord, so
 the offline mode and the service's callers can use it too.
+
+A text that counts something has a plural form per key: `notify.reminder_one` and
+`notify.reminder_other`. `t(locale, "notify.reminder", count=n)` picks the form of the
+language (`plural_form`); every locale has both keys, even one whose language has only one
+form (Japanese). Lists are joined the language's way (`join`: "a, b" or "a、b").
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import json
 import logging
 import re
 import string
+from collections.abc import Iterable
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -20,6 +26,8 @@ log = logging.getLogger("alhambra.i18n")
 
 DEFAULT = "en"
 SUPPORTED: tuple[str, ...] = ("en", "ja", "pt-BR")
+#: Each language by its own name, the same for every reader (to be found by those who read it).
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "ja": "日本語", "pt-BR": "Português (Brasil)"}
 
 # Discord locales (and loose spellings) that map onto a catalogue.
 _ALIASES = {"en-us": "en", "en-gb": "en", "en": "en", "ja": "ja", "pt-br": "pt-BR", "pt": "pt-BR"}
@@ -53,15 +61,40 @@ def has(key: str) -> bool:
     return key in catalogue(DEFAULT)
 
 
+#: The plural forms of each language: "one" for a count of exactly one, else "other" (CLDR's
+#: categories; Japanese has only "other"). Brazilian Portuguese says "0 jogos", as English does.
+_SINGULAR = {"en": True, "pt-BR": True, "ja": False}
+PLURAL_FORMS: tuple[str, ...] = ("one", "other")
+
+
+def plural_form(locale: object, count: object) -> str:
+    """'one' or 'other': which form of a counting text `count` takes in `locale`."""
+    singular = _SINGULAR.get(normalise(locale), True)
+    return "one" if singular and isinstance(count, int) and abs(count) == 1 else "other"
+
+
+def plural_family(key: str) -> bool:
+    """Whether `key` names texts with plural forms (`key_one`, `key_other`) rather than one."""
+    return key not in catalogue(DEFAULT) and f"{key}_other" in catalogue(DEFAULT)
+
+
+def join(locale: object, items: Iterable[object]) -> str:
+    """Items as a list in `locale`: "a, b, c" in English, "a、b、c" in Japanese."""
+    return t(locale, "list.separator").join(str(item) for item in items)
+
+
 def t(locale: object, key: str, /, **params: Any) -> str:
     """The text of `key` in `locale` (falling back to English), with its placeholders filled.
 
+    A key with plural forms (`key_one`, `key_other`) is asked for by its stem with a `count`.
     An unknown key is a programming error and raises KeyError, so tests catch it. A placeholder
     the caller did not pass is a programming error too, but one that must not cost a player
     their answer: it is shown as written (`{reason}`) and logged, and the catalogue tests
     render every key with the parameters the code passes.
     """
     loc = normalise(locale)
+    if "count" in params and plural_family(key):
+        key = f"{key}_{plural_form(loc, params['count'])}"
     text = catalogue(loc).get(key)
     if text is None:
         text = catalogue(DEFAULT)[key]

@@ -39,7 +39,7 @@ from engine import (
 )
 
 from . import i18n
-from .present import action_label, building_name, currency_name, money_lines
+from .present import action_label, building_name, currency_name, money_lines, the_building
 
 SELECT_MAX = 25
 PAGE = 23  # leaves room for "previous" and "more" in one select
@@ -268,7 +268,7 @@ def _build(view: SeatView, locale: str, focus: str) -> PanelSpec | None:
         tile = view.market[slot] if slot < len(view.market) else None
         if not options or tile is None:
             return None
-        text = t(locale, "panel.buy_slot", building=building_name(locale, tile))
+        text = t(locale, "panel.buy_slot", building=the_building(locale, tile))
         return _menu(view, locale, focus, text, options)
     if base == "redesign":
         options = []
@@ -316,7 +316,7 @@ def _build(view: SeatView, locale: str, focus: str) -> PanelSpec | None:
             return None
         key = "panel.build" if m[1] == "build" else "panel.swap"
         menu = _menu(
-            view, locale, focus, t(locale, key, building=building_name(locale, tile)), options
+            view, locale, focus, t(locale, key, building=the_building(locale, tile)), options
         )
         if menu is not None:
             menu.picture = (tile, "place" if m[1] == "build" else "swap")
@@ -335,7 +335,7 @@ def _build(view: SeatView, locale: str, focus: str) -> PanelSpec | None:
             if view.dirk is not None and not view.final_placement
             else ""
         )
-        text = t(locale, "panel.place", building=building_name(locale, tile), dirk=dirk)
+        text = t(locale, "panel.place", building=the_building(locale, tile), dirk=dirk)
         menu = _menu(view, locale, focus, text, options, back=view.phase == "action")
         assert menu is not None
         menu.picture = (tile, "place")

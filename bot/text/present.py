@@ -56,7 +56,8 @@ from engine import (
 )
 from render import cell_code
 
-from ..core.errors import IllegalMove, ServiceError
+from ..core.errors import ServiceError
+from ..core.records import GameInfo, SeatInfo
 from ..core.results import GameLog, LoggedTurn
 from . import i18n
 
@@ -122,6 +123,43 @@ def _shown(ch: str) -> str:
     return "" if kind in ("Cc", "Cf") else ch
 
 
+# --- players ---------------------------------------------------------------------------------
+
+
+def player_name(locale: str, seat: SeatInfo) -> str:
+    """A player's name as readers see it: a person's as typed; a computer player's with its
+    level once, in the reader's language. The stored name of a computer seat carries its level
+    in English ("Bot Zaida (normal)", `engine.ai.display_name`): it becomes "Bot Zaida (normal)",
+    "Bot Zaida (médio)" or the Japanese equivalent."""
+    if not seat.is_computer or seat.level is None:
+        return seat.name
+    bare = computer_name(seat)
+    if bare == seat.name:  # a name of its own (a seat handed over keeps its player's)
+        return seat.name
+    return i18n.t(locale, "name.computer", name=bare, level=level_name(locale, seat.level))
+
+
+def computer_name(seat: SeatInfo) -> str:
+    """A computer player's name without the level its stored name ends with."""
+    suffix = f" ({seat.level})"
+    if seat.is_computer and seat.level and seat.name.endswith(suffix) and seat.name != suffix:
+        return seat.name[: -len(suffix)]
+    return seat.name
+
+
+def level_name(locale: str, level: str) -> str:
+    """A computer player's level in a word of `locale` ("normal", "médio")."""
+    key = f"level.{level}"
+    return i18n.t(locale, key) if i18n.has(key) else level
+
+
+def player_names(locale: str, game: GameInfo) -> list[str]:
+    """Every player's name (`player_name`) in turn order, once the game has started: what
+    the sentences and pictures of the game call them."""
+    seated = sorted((s for s in game.seats if s.seat is not None), key=lambda s: s.seat or 0)
+    return [player_name(locale, s) for s in seated]
+
+
 # --- names -----------------------------------------------------------------------------------
 
 
@@ -134,6 +172,17 @@ def building_name(locale: str, tile: int) -> str:
     t = TILES[tile]
     assert t.building is not None
     return i18n.t(locale, "building.with_cost", name=building_type(locale, tile), cost=t.cost)
+
+
+def the_building(locale: str, tile: int) -> str:
+    """'the Tower (11)', 'a Torre (11)': a building named in a sentence, with the article its
+    name takes in the language (`building.<type>.the` in the catalogue: Portuguese names are
+    feminine or masculine, singular or plural; Japanese has no article). Sentences are written
+    around it so that no preposition has to merge with the article, nor a verb agree with it."""
+    t = TILES[tile]
+    assert t.building is not None
+    name = i18n.t(locale, f"building.{t.building.label}.the")
+    return i18n.t(locale, "building.with_cost", name=name, cost=t.cost)
 
 
 def building_type(locale: str, tile: int) -> str:
@@ -151,7 +200,14 @@ def money_lines(locale: str, view: SeatView, *, market: bool) -> list[str]:
     for card in view.hand:
         totals[int(CARDS[card].currency)] += CARDS[card].value
     if view.hand:
-        shown = " · ".join(f"{currency_name(locale, c)} {totals[c]}" for c in range(4) if totals[c])
+        shown = i18n.join(
+            locale,
+            (
+                i18n.t(locale, "card.name", currency=currency_name(locale, c), value=totals[c])
+                for c in range(4)
+                if totals[c]
+            ),
+        )
         lines = [i18n.t(locale, "panel.money", totals=shown, count=len(view.hand))]
     else:
         lines = [i18n.t(locale, "panel.money_none")]
@@ -175,12 +231,16 @@ def money_lines(locale: str, view: SeatView, *, market: bool) -> list[str]:
 
 
 def card_name(locale: str, card: int) -> str:
+    """'Dinar 8' ('ディナール8' in Japanese, which puts no space next to its own script)."""
     c = CARDS[card]
-    return f"{currency_name(locale, int(c.currency))} {c.value}"
+    return i18n.t(
+        locale, "card.name", currency=currency_name(locale, int(c.currency)), value=c.value
+    )
 
 
 def cards_text(locale: str, cards: Sequence[int]) -> str:
-    return " + ".join(card_name(locale, c) for c in sorted(cards, key=_card_order))
+    plus = i18n.t(locale, "card.plus")
+    return plus.join(card_name(locale, c) for c in sorted(cards, key=_card_order))
 
 
 def _card_order(card: int) -> tuple[int, int]:
@@ -298,28 +358,28 @@ def action_label(locale: str, action: Action, view: SeatView) -> str:
     if isinstance(action, PlaceInReserve):
         return t(locale, "action.reserve", building=building_name(locale, action.tile))
     if isinstance(action, GiveToDirk):
-        return t(locale, "action.dirk", building=building_name(locale, action.tile))
+        return t(locale, "action.dirk", building=the_building(locale, action.tile))
     if isinstance(action, RemoveToReserve):
         tile = _tile_at(view, action.x, action.y)
         return t(
             locale,
             "action.remove",
-            building=building_name(locale, tile),
+            building=the_building(locale, tile),
             cell=cell_text(action.x, action.y),
         )
     if isinstance(action, PlaceFromReserve):
         return t(
             locale,
             "action.build",
-            building=building_name(locale, action.tile),
+            building=the_building(locale, action.tile),
             cell=cell_text(action.x, action.y),
         )
     if isinstance(action, Swap):
         return t(
             locale,
             "action.swap",
-            building=building_name(locale, action.tile),
-            other=building_name(locale, _tile_at(view, action.x, action.y)),
+            building=the_building(locale, action.tile),
+            other=the_building(locale, _tile_at(view, action.x, action.y)),
             cell=cell_text(action.x, action.y),
         )
     if isinstance(action, Undo):
@@ -370,14 +430,14 @@ def step_line(locale: str, event: Event, names: Sequence[str]) -> str | None:
         return None
     params: dict[str, str] = {"name": names[seat]}
     if isinstance(tile := getattr(event, "tile", None), int):
-        params["building"] = building_name(locale, tile)
+        params["building"] = the_building(locale, tile)
     if isinstance(cards := getattr(event, "cards", None), tuple):
         params["cards"] = cards_text(locale, cards)
     x, y = getattr(event, "x", None), getattr(event, "y", None)
     if isinstance(x, int) and isinstance(y, int):
         params["cell"] = cell_text(x, y)
     if isinstance(event, BuildingsSwapped):
-        params["other"] = building_name(locale, event.replaced)
+        params["other"] = the_building(locale, event.replaced)
     return i18n.t(locale, key, **params)
 
 
@@ -398,13 +458,16 @@ def turn_summary(
         if drawn:
             parts.append(i18n.t(locale, "log.pool", cards=cards_text(locale, drawn)))
         if market:
-            parts.append(i18n.t(locale, "log.market", buildings=", ".join(market)))
-        lines.append(" ".join(parts))
+            parts.append(i18n.t(locale, "log.market", buildings=i18n.join(locale, market)))
+        line = parts[0]
+        for part in parts[1:]:
+            line = i18n.t(locale, "log.then", first=line, second=part)
+        lines.append(line)
     for event in end:
         if isinstance(event, DirkDrew):
             lines.append(i18n.t(locale, "log.dirk_drew", count=len(event.tiles)))
         elif isinstance(event, MarketDistributed):
-            building = building_name(locale, event.tile)
+            building = the_building(locale, event.tile)
             if event.seat is None:
                 lines.append(i18n.t(locale, "log.distributed_none", building=building))
             else:
@@ -443,7 +506,7 @@ def start_lines(locale: str, names: Sequence[str], started: GameStarted) -> list
     starts, why they start (RULES.md 2), and everyone's starting money, which is public."""
     seats = len(started.hands)
     order = [(started.start_seat + i) % seats for i in range(seats)]
-    lines = [i18n.t(locale, "game.started", order=list_text(locale, [names[s] for s in order]))]
+    lines = [i18n.t(locale, "game.started", order=i18n.join(locale, [names[s] for s in order]))]
     counts = [len(hand) for hand in started.hands]
     totals = [sum(CARDS[c].value for c in hand) for hand in started.hands]
     first = started.start_seat
@@ -523,18 +586,20 @@ ERROR_TEXT_LIMIT = 1_000
 
 
 def error_text(error: ServiceError, locale: str) -> str:
-    """What to tell a user who was refused, in their language. Never raises.
+    """What to tell a user who was refused, in their language (English included: every
+    language reads the catalogue). Never raises.
 
-    - A message already in the user's language is kept: the adapter builds some refusals from
-      the catalogue (a code it could not read, a setting, an unknown player). It is recognised
-      by its shape, as a filled catalogue text of that locale (`i18n.renders`), so no error
-      class has to promise it and an English message raised for everyone is never kept for a
-      Japanese user.
-    - English keeps the service's precise message; an illegal move names the rule broken.
-    - Other languages get the catalogue's text for the error's code. A `{reason}` in it is
-      filled with the service's message (the engine's or the parser's reason, in English);
-      a text that needs any other parameter falls back to the service's message, as does an
-      error with no catalogue text.
+    - The catalogue's words for the refusal (`error.key`: its code, or the variant it was
+      raised with), filled with the parameters it was raised with: whose turn it is, how many
+      players a game takes... A player is named as `player_name` names them for this reader.
+    - A refusal raised with words of its own (`error.worded`): kept if they are a filled
+      catalogue text of the reader's language (the adapter builds some refusals from the
+      catalogue: a code it could not read, a setting, an unknown player), recognised by their
+      shape (`i18n.renders`), so an English message is never kept for a Japanese reader.
+      Otherwise they are a detail in English the catalogue has no words for: English readers
+      get them as they are, others the catalogue's words for the code.
+    - A `{reason}` in the catalogue's words is filled with the raiser's words (the rule an
+      illegal move broke, the code that could not be read; in English).
 
     The text is cut at `ERROR_TEXT_LIMIT` characters, a last guard for a message that repeats
     what was typed without `echo`: a reply Discord refuses is no answer at all.
@@ -548,16 +613,23 @@ def error_text(error: ServiceError, locale: str) -> str:
 def _error_words(error: ServiceError, locale: str) -> str:
     message = error.message if isinstance(error.message, str) and error.message.strip() else ""
     message = message or error.default
-    if i18n.renders(locale, message, prefix="error."):
+    worded = error.worded
+    if worded and i18n.renders(locale, message, prefix="error."):
         return message
-    key = f"error.{error.code}"
-    if not i18n.has(key) or (locale == i18n.DEFAULT and not isinstance(error, IllegalMove)):
+    key = error.key
+    if not i18n.has(key):
         return message
     needs = i18n.placeholders(i18n.catalogue(i18n.DEFAULT)[key])
-    if not needs:
-        return i18n.t(locale, key)
-    if needs == {"reason"}:
+    params = {
+        name: player_name(locale, value) if isinstance(value, SeatInfo) else value
+        for name, value in error.params.items()
+    }
+    if needs == {"reason"} and "reason" not in params:
         return i18n.t(locale, key, reason=message)
+    if worded and locale == i18n.DEFAULT:
+        return message
+    if needs <= set(params):
+        return i18n.t(locale, key, **{name: params[name] for name in needs})
     return message
 
 
@@ -567,7 +639,7 @@ def scoring_lines(locale: str, names: Sequence[str], held: ScoringHeld) -> list[
         i18n.t(locale, "scoring.row", name=names[r.seat], points=r.total, score=r.score)
         for r in rows
     ]
-    return [i18n.t(locale, "scoring.title", round=held.round_no), ", ".join(parts)]
+    return [i18n.t(locale, "scoring.title", round=held.round_no), i18n.join(locale, parts)]
 
 
 def results_lines(locale: str, names: Sequence[str], view: SeatView) -> list[str]:
@@ -575,7 +647,7 @@ def results_lines(locale: str, names: Sequence[str], view: SeatView) -> list[str
     assert ranks is not None
     order = sorted(range(view.players), key=lambda s: (ranks[s], s))
     winners = [names[s] for s in order if ranks[s] == 1]
-    lines = [i18n.t(locale, "results.winner", names=", ".join(winners))]
+    lines = [i18n.t(locale, "results.winner", names=i18n.join(locale, winners))]
     lines += [
         i18n.t(
             locale,
@@ -587,11 +659,6 @@ def results_lines(locale: str, names: Sequence[str], view: SeatView) -> list[str
         for s in order
     ]
     return lines
-
-
-def list_text(locale: str, items: Sequence[str]) -> str:
-    """Items in a row, with the language's list separator ("a, b" / "a、b")."""
-    return i18n.t(locale, "word.list_separator").join(items)
 
 
 # --- scoring explained -----------------------------------------------------------------------
@@ -635,7 +702,7 @@ def leaders_line(locale: str, names: Sequence[str], view: SeatView) -> str:
         if not leaders:
             key = "leaders.nobody"
         elif len(leaders) > 1:
-            key, params["names"] = "leaders.tied", list_text(locale, who)
+            key, params["names"] = "leaders.tied", i18n.join(locale, who)
         else:
             key, params["name"] = ("leaders.one" if leaders[0] < dirk else "leaders.dirk"), who[0]
         parts.append(i18n.t(locale, key, **params))

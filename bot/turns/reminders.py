@@ -102,7 +102,7 @@ class Reminders:
             return  # the turn is already over
         rules = await service.deadline_rules(game.id)
         due = deadline_at(game.turn_started_at or now, rules, prefs)
-        delivery = await self.messenger.turn_dm(game, player, settings.locale or locale, due)
+        delivery = await self.messenger.turn_dm(game, player, settings.dm_locale(locale), due)
         if delivery is Delivery.REFUSED:
             await self._refused(user_id)
 

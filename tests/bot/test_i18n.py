@@ -25,8 +25,9 @@ SAME_IN_PORTUGUESE = {"img.title", "img.dirk", "img.col_total"}
 
 
 def _has_words(text: str) -> bool:
-    """Whether a text has words of its own: "{name} ({cost})" or "; " has none to translate."""
-    return any(c.isalpha() for c in re.sub(r"\{[^}]*\}", "", text))
+    """Whether a text has words of its own (not only placeholders, spaces and punctuation, as
+    the formats "{name} ({cost})" and ", " have)."""
+    return any(ch.isalpha() for ch in re.sub(r"\{[^{}]*\}", "", text))
 
 
 def test_translations_are_not_just_english() -> None:
@@ -85,3 +86,44 @@ def test_text_is_filled_and_unknown_keys_fail_loudly() -> None:
     assert i18n.t("fr", "button.join") == "Join"
     with pytest.raises(KeyError):
         i18n.t("en", "no.such.key")
+
+
+@pytest.mark.parametrize(
+    ("locale", "one", "two"),
+    [
+        ("en", "Alhambra: 1 game waiting for your move:", "Alhambra: 2 games waiting"),
+        ("pt-BR", "Alhambra: 1 jogo esperando a sua jogada:", "Alhambra: 2 jogos esperando"),
+        ("ja", "ゲームが1件あります", "ゲームが2件あります"),
+    ],
+)
+def test_counting_texts_take_the_plural_form_of_the_language(
+    locale: str, one: str, two: str
+) -> None:
+    assert one in i18n.t(locale, "notify.reminder", count=1)
+    assert two in i18n.t(locale, "notify.reminder", count=2)
+    assert i18n.plural_form(locale, 0) == "other"
+    assert i18n.plural_form(locale, 1) == ("other" if locale == "ja" else "one")
+
+
+def test_every_counting_text_has_every_form_and_no_text_hedges_its_plural() -> None:
+    english = i18n.catalogue("en")
+    # the pictures' words (img.*) are chosen by render, in its own way
+    stems = {
+        k.rsplit("_", 1)[0]
+        for k in english
+        if k.endswith(("_one", "_other")) and not k.startswith(i18n.IMAGE_PREFIX)
+    }
+    assert "notify.reminder" in stems
+    for stem in stems:
+        assert i18n.plural_family(stem), stem
+        assert {f"{stem}_{form}" for form in i18n.PLURAL_FORMS} <= set(english), stem
+    for locale in i18n.SUPPORTED:
+        hedged = [k for k, v in i18n.catalogue(locale).items() if re.search(r"\w\((s|es)\)", v)]
+        assert not hedged, (locale, hedged)
+
+
+def test_lists_are_joined_the_way_of_the_language() -> None:
+    assert i18n.join("en", ["ana", "bruno", 3]) == "ana, bruno, 3"
+    assert i18n.join("pt-BR", ["ana", "bruno"]) == "ana, bruno"
+    assert i18n.join("ja", ["ana", "bruno"]) == "ana、bruno"
+    assert i18n.join("ja", []) == ""

@@ -99,6 +99,8 @@ def _keys_of(expr: ast.expr, literal: set[str]) -> list[str] | None:
     matches that no call names literally ("building.{label}" is not "building.with_cost")."""
     english = i18n.catalogue("en")
     if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+        if i18n.plural_family(expr.value):  # a counting text: each of its forms
+            return [f"{expr.value}_{form}" for form in i18n.PLURAL_FORMS]
         return [expr.value]
     if isinstance(expr, ast.JoinedStr):
         pattern = "".join(

@@ -87,7 +87,7 @@ def test_the_leaders_line_is_in_the_readers_language(locale: str) -> None:
     garden = i18n.t(locale, "building.garden")
     assert line.startswith(i18n.t(locale, "leaders.line", round=1, types="")[:8])
     colon = "\uff1a" if locale == "ja" else ": "
-    assert f"{garden}{colon}ana{i18n.t(locale, 'word.list_separator')}bruno" in line
+    assert f"{garden}{colon}ana{i18n.t(locale, 'list.separator')}bruno" in line
     assert "nobody" not in line
 
 

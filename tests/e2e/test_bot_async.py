@@ -168,7 +168,7 @@ async def test_one_combined_reminder_for_three_waiting_games(
         clock.advance(timedelta(hours=12))
         await settle(bot)
         [reminder] = reminders(sim, ana)
-        assert "3 game(s)" in reminder.content
+        assert "3 games waiting" in reminder.content
         assert all(f"/{c.id}/" in reminder.content for c in channels)
         clock.advance(timedelta(hours=12))
         await settle(bot)

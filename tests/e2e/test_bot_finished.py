@@ -191,7 +191,7 @@ async def test_results_and_log_buttons_answer_only_at_home(sim, run_bot, make_bo
                 forged = await sim.forge(
                     stranger, where, data, source=_bot_message(sim, where, custom_id)
                 )
-                assert "no Alhambra game here" in forged.text, (custom_id, forged.text)
+                assert "no Alhambra game in this channel" in forged.text, (custom_id, forged.text)
                 assert not any(m.attachments for m in forged.messages)
         # at home, results buttons of a game that has no results show nothing either
         for custom_id in ids[:3]:

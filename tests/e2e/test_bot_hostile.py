@@ -43,7 +43,7 @@ async def test_forged_lobby_buttons_from_elsewhere_change_nothing(
         join = {"custom_id": f"alh:lobby:{game_id}:0:join", "component_type": COMPONENT}
         for where in (elsewhere, sim.dm_channel(stranger), same_server):
             forged = await sim.forge(stranger, where, join, source=lobby)
-            assert forged.ephemeral and "no Alhambra game here" in forged.content
+            assert forged.ephemeral and "no Alhambra game in this channel" in forged.content
         assert seats_of(db_path, game_id) == before
         # from the game's own channel the same button works
         joined = await sim.forge(stranger, channel, join, source=lobby)
@@ -77,7 +77,7 @@ async def test_forged_board_log_and_panel_from_another_server_show_nothing(
         for data, source in forged:
             for who in (stranger, player):
                 result = await sim.forge(who, elsewhere, data, source=source)
-                assert "no Alhambra game here" in result.text, result.text
+                assert "no Alhambra game in this channel" in result.text, result.text
                 assert not any(m.attachments for m in result.messages)
         assert snapshot(db_path, game_id) == state
 

@@ -150,7 +150,7 @@ async def test_bad_input_is_refused_and_changes_nothing(
         assert not_host.ephemeral and "host" in not_host.content
         # an abandon by someone without the right
         refused = await sim.slash(u["bob"], "alhambra abandon", channel=channel)
-        assert refused.ephemeral and "host or a server manager" in refused.content
+        assert refused.ephemeral and "host or a member who can manage the server" in refused.content
         assert db_rows(db_path) == before
 
         # a seventh player (the table holds six)

@@ -211,7 +211,7 @@ async def test_computer_players_play_their_turns(sim, run_bot, make_bot, db_path
         added = await sim.slash(users[0], "alhambra add-bot", channel=channel, level="easy")
         assert "Bot " in added.content and "(easy)" in added.content
         await sim.slash(users[0], "alhambra add-bot", channel=channel, level="random")
-        await sim.wait_until(lambda: "(random)" in lobby.embed["fields"][0]["value"])
+        await sim.wait_until(lambda: "(computer, random)" in lobby.embed["fields"][0]["value"])
         started = await sim.click(users[0], lobby, "Start")
         await started.wait_followups(1)
         table = Table(sim, channel, db_path, {users[0].id: users[0]})

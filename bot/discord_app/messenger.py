@@ -13,10 +13,10 @@ import discord
 from ..core.records import GameInfo, SeatInfo
 from ..core.service import GameService
 from ..text import i18n
-from ..text.present import player_names, since_last_turn
+from ..text.present import money_lines, player_names, since_last_turn
 from ..turns.ports import Delivery
 from .markup import pinging, place_of, stamp, turn_link
-from .pictures import table_file
+from .pictures import hand_file
 
 log = logging.getLogger("alhambra.notify")
 
@@ -29,8 +29,9 @@ class DiscordMessenger:
     async def turn_dm(
         self, game: GameInfo, player: SeatInfo, locale: str, deadline: datetime | None
     ) -> Delivery:
-        """Where the turn is, its deadline, what happened since the player's last turn, and
-        the table as the player sees it."""
+        """Where the turn is, its deadline, the player's money (and what each market slot asks
+        of it), what happened since their last turn, and their hand: what they plan a turn
+        from that the channel does not show them (the table is in the turn message)."""
         assert player.user_id is not None and player.seat is not None
         service = self.service
         server, channel = place_of(self.client, game)
@@ -38,15 +39,16 @@ class DiscordMessenger:
         lines = [i18n.t(locale, "notify.turn", server=server, channel=channel, link=link)]
         if deadline is not None:
             lines.append(i18n.t(locale, "notify.deadline", when=stamp(deadline)))
+        viewed = await service.view(game.id, player.user_id)
+        lines += money_lines(locale, viewed.view, market=not viewed.view.final_placement)
         names = player_names(locale, game)
         since = since_last_turn(locale, names, await service.log(game.id), player.seat)
         if since:
             lines += ["", f"**{i18n.t(locale, 'notify.since')}**", *since]
-        viewed = await service.view(game.id, player.user_id)
         return await self._dm(
             player.user_id,
             content="\n".join(lines)[:2000],
-            file=await table_file(viewed.view, names, locale),
+            file=await hand_file(viewed.view, player.name, locale),
         )
 
     async def reminder(self, user_id: int, games: list[GameInfo]) -> Delivery:

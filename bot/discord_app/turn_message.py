@@ -18,7 +18,7 @@ from engine import Game, PlaceFromReserve, RemoveToReserve, Swap
 from ..core.errors import InvalidRequest, Outdated
 from ..core.records import GameInfo
 from ..text import i18n
-from ..text.present import player_names
+from ..text.present import leaders_line, player_names, table_lines
 from .context import bot_of, handling, here, my_view, reply, user_locale
 from .markup import mention_of, pinging, public_names
 from .panel import open_panel, selected
@@ -199,6 +199,10 @@ async def turn_message(
         if person:
             key = "turn.final" if public.final_placement else "game.turn"
             lines.append(i18n.t(locale, key, mention=mention_of(game, seat, locale)))
+    if not public.is_over:  # plan the turn from the text; the picture is there to look closer
+        embed.description = "\n".join(
+            [*table_lines(locale, public), leaders_line(locale, names, public)]
+        )
     embed.set_image(url=f"attachment://{TABLE_FILE}")
     embed.set_footer(text=f"#{game.id} · v{game.version}")
     return TurnMessage(

@@ -230,6 +230,22 @@ def money_lines(locale: str, view: SeatView, *, market: bool) -> list[str]:
     return lines
 
 
+def table_lines(locale: str, view: SeatView) -> list[str]:
+    """The market and the money pool in two lines: what a player plans their turn from, readable
+    in the turn message without opening the picture (which a phone shows small)."""
+    slots = [
+        i18n.t(locale, "panel.slot", currency=currency_name(locale, slot), building=name)
+        for slot, tile in enumerate(view.market)
+        for name in [building_name(locale, tile) if tile is not None else "—"]
+    ]
+    pool = sorted(view.pool, key=lambda c: (CARDS[c].currency, CARDS[c].value))
+    cards = i18n.join(locale, [card_name(locale, c) for c in pool]) if pool else "—"
+    return [
+        i18n.t(locale, "turn.market", slots=i18n.t(locale, "turn.separator").join(slots)),
+        i18n.t(locale, "turn.pool", cards=cards),
+    ]
+
+
 def card_name(locale: str, card: int) -> str:
     """'Dinar 8' ('ディナール8' in Japanese, which puts no space next to its own script)."""
     c = CARDS[card]

@@ -79,7 +79,14 @@ async def test_turn_start_dm_and_channel_mention(sim, run_bot, make_bot, db_path
             "It is your turn" in dm.content and "Club" in dm.content and "#alhambra" in dm.content
         )
         assert f"https://discord.com/channels/{guild.id}/{channel.id}/{turn.id}" in dm.content
-        assert [a.filename for a in dm.attachments] == ["table.png"]
+        # the DM brings what the channel does not show: the hand, and what it buys
+        assert [a.filename for a in dm.attachments] == ["hand.png"]
+        assert dm.attachments[0].description  # the hand in words
+        assert "Your money:" in dm.content and "you have" in dm.content
+        # ...and the turn message what everybody sees, in words as well as the picture
+        [embed] = turn.embeds
+        assert "**Market**" in embed["description"] and "**Money**" in embed["description"]
+        assert "scoring round 1 would pay" in embed["description"]
         assert sim.dms(second) == []
 
         clock.advance(timedelta(hours=3))

@@ -13,6 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_DB = "alhambra.sqlite3"
+#: Seconds a turn waits after its last decision, undo still possible, before it ends by itself.
+#: Board Game Arena's Alhambra counts down from about 4 to 8 seconds; a chat client needs a
+#: little longer to see the answer and reach the button.
+DEFAULT_UNDO_WINDOW_S = 10
+#: The longest window a user or operator may choose.
+MAX_UNDO_WINDOW_S = 60
 
 
 def default_db_path() -> Path:
@@ -33,6 +39,8 @@ class Settings:
     #: SQLite's durability: FULL syncs every move to disk (survives a power cut); NORMAL only
     #: survives a crash of the bot, and is faster on slow disks.
     db_sync: str = "FULL"
+    #: seconds a finished turn waits for an undo before it ends (users may choose their own)
+    undo_window_s: int = DEFAULT_UNDO_WINDOW_S
 
     def require_token(self) -> str:
         if not self.token:
@@ -85,10 +93,16 @@ def load_settings(
     sync = env.get("ALHAMBRA_DB_SYNC", "FULL").strip().upper() or "FULL"
     if sync not in ("FULL", "NORMAL"):
         raise ConfigError(f"ALHAMBRA_DB_SYNC must be FULL or NORMAL, not {sync!r}.")
+    window_raw = env.get("ALHAMBRA_UNDO_WINDOW", "").strip() or str(DEFAULT_UNDO_WINDOW_S)
+    if not (window_raw.isascii() and window_raw.isdigit()) or int(window_raw) > MAX_UNDO_WINDOW_S:
+        raise ConfigError(
+            f"ALHAMBRA_UNDO_WINDOW must be 0 to {MAX_UNDO_WINDOW_S} seconds, not {window_raw!r}."
+        )
     return Settings(
         token=env.get("DISCORD_TOKEN", "").strip() or None,
         db_path=env.get("ALHAMBRA_DB", "").strip() or DEFAULT_DB,
         dev_guild=dev_guild,
         log_level=level,
         db_sync=sync,
+        undo_window_s=int(window_raw),
     )

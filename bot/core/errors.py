@@ -138,6 +138,7 @@ class IllegalMove(ServiceError):
 class Outdated(ServiceError):
     code = "outdated"
     default = "This move is no longer current: the game has moved on. Look at the latest message."
+    variants = {"turn_over": "Too late: your turn has ended and the game has moved on."}
 
 
 class GameOver(ServiceError):

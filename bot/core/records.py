@@ -15,7 +15,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 Status = Literal["lobby", "active", "finished", "abandoned"]
 SeatKind = Literal["human", "computer"]
 #: reminders and deadlines of a turn; `announce`: a finished turn the channel has not been told
-TimerKind = Literal["reminder", "deadline", "announce"]
+TimerKind = Literal["reminder", "deadline", "announce", "end_turn"]
+#: How a user is told that it is their turn.
+TurnNotice = Literal["dm", "mention", "both"]
+TURN_NOTICES: tuple[TurnNotice, ...] = ("dm", "mention", "both")
+
 OPEN_STATUSES: tuple[Status, ...] = ("lobby", "active")
 DeadlinePolicy = Literal["computer", "skip", "wait"]
 VacationPolicy = Literal["pause", "continue"]
@@ -126,6 +130,11 @@ class UserSettings:
     #: the language of the user's Discord client when the bot last saw them (never chosen:
     #: remembered from their interactions, apart from `locale`, so it never overrides a choice)
     discord_locale: str | None = None
+    #: seconds a finished turn waits (undo still possible) before it ends by itself; None: the
+    #: operator's default, 0: at once. Only with `auto_end_turn`.
+    undo_window_s: int | None = None
+    #: how they are told it is their turn: a DM (the default), a channel mention, or both
+    turn_notice: TurnNotice = "dm"
 
     def dm_locale(self, fallback: str) -> str:
         """The language of this user's DMs: the one they chose, else their Discord client's,

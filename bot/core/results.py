@@ -36,6 +36,9 @@ class ActResult:
     #: what the steps of this action's turn did (undone steps excluded); when the action ended
     #: the turn, these are the steps of the turn that just ended
     turn_events: tuple[Event, ...] = ()
+    #: the turn waits for its confirmation until then, when it ends by itself (None: it does
+    #: not wait, or waits for the player to end it)
+    ends_at: datetime | None = None
 
     @property
     def turn_ended(self) -> bool:

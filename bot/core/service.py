@@ -44,6 +44,7 @@ from engine import (
 )
 from engine.ai import LEVELS, display_name
 
+from ..config import MAX_UNDO_WINDOW_S
 from .clock import Clock, SystemClock, at_ms, to_ms
 from .errors import (
     AlreadyJoined,
@@ -64,12 +65,14 @@ from .errors import (
     Outdated,
 )
 from .records import (
+    TURN_NOTICES,
     DeadlineRules,
     GameInfo,
     NotifySettings,
     SeatInfo,
     TimerKind,
     TimerRow,
+    TurnNotice,
     UserSettings,
 )
 from .results import ActResult, GameLog, LogEntry, MyGame, StartResult, ViewResult, VoteOutcome
@@ -280,12 +283,23 @@ class GameService:
     # --- playing -------------------------------------------------------------------------------
 
     async def act(
-        self, game_id: int, user_id: int, action: Action | dict[str, Any], expected_version: int
+        self,
+        game_id: int,
+        user_id: int,
+        action: Action | dict[str, Any],
+        expected_version: int,
+        *,
+        hold: timedelta | None = None,
     ) -> ActResult:
         """A player's move, accepted only if it is their turn, the rules allow it and the game
-        is still at `expected_version`."""
+        is still at `expected_version`.
+
+        With `hold`, a move that leaves the turn waiting only for its confirmation arms an
+        `end_turn` timer that long from now, in the move's own transaction: the turn then ends
+        by itself even if the bot stops in between, and can be undone until it does
+        (`ActResult.ends_at`)."""
         move = _chosen(parse_action(action))
-        return await self._act(game_id, move, expected_version, user_id=user_id)
+        return await self._act(game_id, move, expected_version, user_id=user_id, hold=hold)
 
     async def act_for_computer(
         self, game_id: int, seat: int, action: Action | dict[str, Any], expected_version: int
@@ -314,6 +328,7 @@ class GameService:
         user_id: int | None = None,
         seat: int | None = None,
         stand_in: bool = False,
+        hold: timedelta | None = None,
     ) -> ActResult:
         """The one pipeline of every move: who acts is a user (`user_id`), the computer player
         of a computer `seat`, or a stand-in for the human at `seat` (`stand_in`)."""
@@ -360,6 +375,19 @@ class GameService:
             )
             if not saved:
                 raise Outdated()
+            # any move ends a wait for the confirmation (an undo, the confirmation itself)
+            await tx.delete_timers_of(game_id, ("end_turn",))
+            held = hold is not None and not ended and state.phase == "confirm"
+            ends_at = at_ms(to_ms(now + hold)) if held and hold is not None else None
+            if ends_at is not None:
+                await tx.insert_timer(
+                    game_id,
+                    kind="end_turn",
+                    due_at=ends_at,
+                    seat=player.seat,
+                    version=expected_version + 1,
+                    now=now,
+                )
         # What save_action wrote, without reading it back (one round trip less per move).
         stamp = at_ms(to_ms(now))
         info = replace(
@@ -372,7 +400,7 @@ class GameService:
             turn_started_at=stamp if started else game.turn_started_at,
         )
         steps = steps_before if ended else state.turn_events
-        return ActResult(info, player, move, events, info.version, state, steps)
+        return ActResult(info, player, move, events, info.version, state, steps, ends_at)
 
     # --- telling the channel ------------------------------------------------------------------
 
@@ -541,10 +569,18 @@ class GameService:
         dm_on_turn: bool | None = None,
         dm_reminders: bool | None = None,
         auto_end_turn: bool | None = None,
+        undo_window_s: int | None = None,
+        turn_notice: str | None = None,
     ) -> UserSettings:
         """Change some of a user's preferences; `locale=None` goes back to Discord's language."""
         if locale is not _UNSET and locale is not None and not _LOCALE.match(locale):
             raise InvalidRequest(f"{locale!r} is not a language code such as 'en' or 'pt-BR'.")
+        if undo_window_s is not None and (
+            type(undo_window_s) is not int or not 0 <= undo_window_s <= MAX_UNDO_WINDOW_S
+        ):
+            raise InvalidRequest(f"The undo window is 0 to {MAX_UNDO_WINDOW_S} seconds.")
+        if turn_notice is not None and turn_notice not in TURN_NOTICES:
+            raise InvalidRequest(f"{turn_notice!r} is not one of {', '.join(TURN_NOTICES)}.")
         async with self.store.write() as tx:
             current = await tx.settings(user_id)
             changed = replace(
@@ -555,6 +591,8 @@ class GameService:
                 auto_end_turn=(
                     current.auto_end_turn if auto_end_turn is None else bool(auto_end_turn)
                 ),
+                undo_window_s=current.undo_window_s if undo_window_s is None else undo_window_s,
+                turn_notice=current.turn_notice if turn_notice is None else _notice(turn_notice),
             )
             await tx.save_settings(changed, self._now())
             return changed
@@ -694,6 +732,12 @@ class GameService:
                 for kind, due, seat in timers
                 if kind in kinds
             ]
+
+    async def held_until(self, game_id: int) -> datetime | None:
+        """When the current turn, waiting for its confirmation, ends by itself (None: it is
+        not held: it waits for the player, or is not waiting for a confirmation at all)."""
+        held = [t for t in await self.timers_of(game_id) if t.kind == "end_turn"]
+        return held[0].due_at if held else None
 
     async def timers_of(self, game_id: int) -> list[TimerRow]:
         async with self.store.read() as tx:
@@ -911,3 +955,7 @@ def _need_time_zone(name: str) -> None:
         raise InvalidRequest(
             f"{name!r} is not a time zone: use a name such as Europe/Lisbon or Asia/Tokyo."
         ) from None
+
+
+def _notice(choice: str) -> TurnNotice:
+    return next(n for n in TURN_NOTICES if n == choice)

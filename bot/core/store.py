@@ -435,20 +435,30 @@ class Tx:
 
     async def settings(self, user_id: int) -> UserSettings:
         row = await self.row(
-            "SELECT locale, dm_on_turn, dm_reminders, auto_end_turn FROM user_settings "
-            "WHERE user_id = ?",
+            "SELECT locale, dm_on_turn, dm_reminders, auto_end_turn, undo_window_s, turn_notice "
+            "FROM user_settings WHERE user_id = ?",
             (user_id,),
         )
         if row is None:
             return UserSettings(user_id)
-        return UserSettings(user_id, row[0], bool(row[1]), bool(row[2]), bool(row[3]))
+        return UserSettings(
+            user_id,
+            row[0],
+            bool(row[1]),
+            bool(row[2]),
+            bool(row[3]),
+            undo_window_s=row[4],
+            turn_notice=row[5],
+        )
 
     async def save_settings(self, settings: UserSettings, now: datetime) -> None:
         await self.run(
             "INSERT INTO user_settings (user_id, locale, dm_on_turn, dm_reminders, auto_end_turn, "
-            "updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+            "undo_window_s, turn_notice, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET "
             "locale = excluded.locale, dm_on_turn = excluded.dm_on_turn, "
             "dm_reminders = excluded.dm_reminders, auto_end_turn = excluded.auto_end_turn, "
+            "undo_window_s = excluded.undo_window_s, turn_notice = excluded.turn_notice, "
             "updated_at = excluded.updated_at",
             (
                 settings.user_id,
@@ -456,6 +466,8 @@ class Tx:
                 int(settings.dm_on_turn),
                 int(settings.dm_reminders),
                 int(settings.auto_end_turn),
+                settings.undo_window_s,
+                settings.turn_notice,
                 to_ms(now),
             ),
         )

@@ -16,6 +16,7 @@ from ..core.service import GameService
 from ..text import i18n
 from ..text.present import player_names, results_lines, told_lines, untold
 from ..turns.ports import Spawn
+from ..turns.reminders import notice_for
 from .markup import inert, pinging, place_of, public_names
 from .pictures import scores_file
 from .results_message import results_buttons
@@ -93,7 +94,11 @@ class ChannelAnnouncer:
         if state.is_over:
             await self.service.forget_message(game.id, "turn")
         else:
-            message = await turn_message(game, state, locale, intro=intro or None)
+            ping = next_player is None or next_player.user_id is None
+            if next_player is not None and next_player.user_id is not None:
+                notice = await notice_for(self.service, game.id, next_player.user_id)
+                ping = notice.mention
+            message = await turn_message(game, state, locale, intro=intro or None, ping=ping)
             sent = await channel.send(
                 message.content,
                 embed=message.embed,

@@ -19,6 +19,7 @@ import hashlib
 import json
 import logging
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any, Literal
 
 import discord
@@ -95,7 +96,13 @@ class AlhambraBot(BaseBot):
         self._service = service
         reminders = Reminders(service, DiscordMessenger(self, service), spawn=self.spawn)
         announcer = ChannelAnnouncer(self, service, self.spawn)
-        flow = TurnFlow(service, announcer, spawn=self.spawn, reminders=reminders)
+        flow = TurnFlow(
+            service,
+            announcer,
+            spawn=self.spawn,
+            reminders=reminders,
+            undo_window=timedelta(seconds=self.settings.undo_window_s),
+        )
         self._reminders, self._flow = reminders, flow
 
         async def deadline(timer: TimerRow) -> None:
@@ -103,11 +110,16 @@ class AlhambraBot(BaseBot):
 
         self.timers = TimerDispatcher(
             service,
-            {"reminder": reminders.remind, "deadline": deadline, "announce": flow.deliver},
+            {
+                "reminder": reminders.remind,
+                "deadline": deadline,
+                "announce": flow.deliver,
+                "end_turn": flow.end_held_turn,
+            },
             ready=self.wait_until_ready,
             on_start=reminders.recover,
         )
-        reminders.wake = self.timers.wake
+        reminders.wake = flow.wake = self.timers.wake
         await self.tree.set_translator(CatalogueTranslator())
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]  # discord.py's documented hook
         await self.add_cog(AlhambraCog(self))

@@ -19,6 +19,7 @@ from ..core.records import GameInfo
 from ..core.results import StartResult
 from ..text import i18n
 from ..text.present import computer_name, level_name, start_lines
+from ..turns.reminders import notice_for
 from .context import BaseBot, bot_of, channel_locale, handling, here
 from .markup import public_names
 from .turn_message import turn_message
@@ -146,7 +147,11 @@ async def announce_start(interaction: discord.Interaction, started: StartResult)
     locale = channel_locale(interaction)
     setup = next(e for e in started.events if isinstance(e, GameStarted))
     intro = "\n".join(start_lines(locale, public_names(game, locale), setup))
-    message = await turn_message(game, started.state, locale, intro=intro)
+    first = game.current_player
+    ping = first is not None and first.user_id is not None
+    if first is not None and first.user_id is not None:
+        ping = (await notice_for(bot.service, game.id, first.user_id)).mention
+    message = await turn_message(game, started.state, locale, intro=intro, ping=ping)
     try:
         sent = await interaction.followup.send(
             message.content,

@@ -14,8 +14,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from ..config import MAX_UNDO_WINDOW_S
 from ..core.errors import BadSetting, InvalidRequest, ServiceError
-from ..core.records import GameInfo, NotifySettings, UserSettings
+from ..core.records import TURN_NOTICES, GameInfo, NotifySettings, UserSettings
 from ..text import i18n
 from ..text.present import echo
 from ..text.settings import (
@@ -58,6 +59,8 @@ async def save_settings(
     timezone: str | None = None,
     vacation_until: str | None = None,
     language: str | None = None,
+    undo_window: int | None = None,
+    notify: str | None = None,
 ) -> str:
     """Check every option first (a bad one changes nothing), save, re-arm the timers of the
     user's waiting games, and return the reply listing the settings now in force."""
@@ -104,13 +107,21 @@ async def save_settings(
         if away is not None and away <= now:
             raise BadSetting(i18n.t(locale, "error.date_passed", text=echo(vacation_until)))
         changes["vacation_until"] = away
-    chosen: dict[str, str | None] = {}
+    chosen: dict[str, Any] = {}
     if language is not None:  # a language of ours, or back to the Discord client's
         if language != FOLLOW_DISCORD and language not in i18n.SUPPORTED:
             raise InvalidRequest()
         chosen["locale"] = None if language == FOLLOW_DISCORD else language
+    if undo_window is not None and auto_end_turn is None:
+        auto_end_turn = True  # choosing a window is choosing that the turn ends by itself
     saved = await service.update_settings(
-        user_id, auto_end_turn=auto_end_turn, dm_on_turn=dms, dm_reminders=dms, **chosen
+        user_id,
+        auto_end_turn=auto_end_turn,
+        dm_on_turn=dms,
+        dm_reminders=dms,
+        undo_window_s=undo_window,
+        turn_notice=notify,
+        **chosen,
     )
     if changes or dms is not None:
         prefs = await service.update_notify_settings(user_id, **changes)
@@ -118,7 +129,8 @@ async def save_settings(
             await bot.reminders.schedule_turn(waiting.game.id)
     else:
         prefs = current
-    text = settings_text(locale, saved.auto_end_turn, saved.dm_reminders, prefs)
+    default_window = int(bot.flow.undo_window.total_seconds())
+    text = settings_text(locale, saved, prefs, default_window)
     return text + "\n" + language_text(locale, await service.settings(user_id))
 
 
@@ -136,20 +148,34 @@ def language_text(locale: str, settings: UserSettings) -> str:
     return i18n.t(locale, "reply.settings_language_auto", language=name)
 
 
-def settings_text(locale: str, auto: bool, dms: bool, prefs: NotifySettings) -> str:
+def settings_text(
+    locale: str, saved: UserSettings, prefs: NotifySettings, default_window: int
+) -> str:
+    """The settings now in force, in sentences: how a turn ends, how the user is told it is
+    their turn, then their reminders."""
+
     def word(flag: bool) -> str:
         return i18n.t(locale, "word.yes" if flag else "word.no")
+
+    window = default_window if saved.undo_window_s is None else saved.undo_window_s
+    if not saved.auto_end_turn:
+        ending = i18n.t(locale, "reply.end_turn.ask")
+    elif window == 0:
+        ending = i18n.t(locale, "reply.end_turn.now")
+    else:
+        ending = i18n.t(locale, "reply.end_turn.after", count=window)
+    notice = i18n.t(locale, f"reply.notice.{saved.turn_notice}")
 
     first = (prefs.first_reminder_s or int(FIRST_REMINDER.total_seconds())) // HOUR
     again = (prefs.repeat_reminder_s or int(REPEAT_REMINDER.total_seconds())) // HOUR
     away = prefs.vacation_until
     return "\n".join(
         [
-            i18n.t(locale, "reply.settings", auto=word(auto)),
+            i18n.t(locale, "reply.settings", ending=ending, notice=notice),
             i18n.t(
                 locale,
                 "reply.settings_reminders",
-                dms=word(dms),
+                dms=word(saved.dm_reminders),
                 first=first,
                 repeat=again,
                 quiet=quiet_text(prefs) or word(False),
@@ -168,6 +194,8 @@ class AsyncCommands(commands.Cog):
     @app_commands.command(name=T("cmd.settings.name"), description=T("cmd.settings.description"))
     @app_commands.describe(
         auto_end_turn=T("cmd.settings.auto_end_turn.description"),
+        undo_window=T("cmd.settings.undo_window.description"),
+        notify=T("cmd.settings.notify.description"),
         dms=T("cmd.settings.dms.description"),
         first_reminder=T("cmd.settings.first_reminder.description"),
         repeat=T("cmd.settings.repeat.description"),
@@ -177,15 +205,21 @@ class AsyncCommands(commands.Cog):
         language=T("cmd.settings.language.description"),
     )
     @app_commands.choices(
+        notify=[
+            app_commands.Choice(name=T(f"choice.notify.{notice}"), value=notice)
+            for notice in TURN_NOTICES
+        ],
         language=[
             *(app_commands.Choice(name=i18n.LANGUAGE_NAMES[c], value=c) for c in i18n.SUPPORTED),
             app_commands.Choice(name=T("choice.language.discord"), value=FOLLOW_DISCORD),
-        ]
+        ],
     )
     async def settings(
         self,
         interaction: discord.Interaction,
         auto_end_turn: bool | None = None,
+        undo_window: app_commands.Range[int, 0, MAX_UNDO_WINDOW_S] | None = None,
+        notify: str | None = None,
         dms: bool | None = None,
         first_reminder: app_commands.Range[int, 1, 336] | None = None,
         repeat: app_commands.Range[int, 1, 336] | None = None,
@@ -199,6 +233,8 @@ class AsyncCommands(commands.Cog):
             text = await save_settings(
                 interaction,
                 auto_end_turn=auto_end_turn,
+                undo_window=undo_window,
+                notify=notify,
                 dms=dms,
                 first_reminder=first_reminder,
                 repeat=repeat,

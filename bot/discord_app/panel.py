@@ -8,6 +8,7 @@ components keep working after a restart and a click on an outdated panel changes
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -20,6 +21,7 @@ from ..core.results import ActResult
 from ..text import i18n
 from ..text.menus import Choice, Option, Tone, build_panel
 from .context import bot_of, channel_locale, handling, my_view, user_locale
+from .markup import stamp
 from .pictures import hand_file, panel_file
 
 STYLES: dict[Tone, discord.ButtonStyle] = {
@@ -111,11 +113,18 @@ def selected(interaction: discord.Interaction) -> list[str]:
 
 
 async def panel_message(
-    game: GameInfo, view: SeatView, locale: str, focus: str, name: str
+    game: GameInfo,
+    view: SeatView,
+    locale: str,
+    focus: str,
+    name: str,
+    *,
+    ends: datetime | None = None,
 ) -> tuple[str, discord.ui.View, list[discord.File]]:
     """The ephemeral panel's text, components and files (a picture of the Alhambra with the
-    legal cells labelled, when the choice is about cells)."""
-    spec = build_panel(view, locale, focus)
+    legal cells labelled, when the choice is about cells). `ends`: the turn is held for its
+    undo window until then (a countdown every reader's client shows in their own words)."""
+    spec = build_panel(view, locale, focus, ends=stamp(ends) if ends is not None else None)
     ui = discord.ui.View(timeout=None)
     for menu_id, hint, options in spec.menus:
         ui.add_item(PanelSelect(game.id, game.version, menu_id, hint, options))
@@ -127,11 +136,20 @@ async def panel_message(
     return spec.text, ui, [picture] if picture is not None else []
 
 
+async def _held(interaction: discord.Interaction, game_id: int, view: SeatView) -> datetime | None:
+    """When the turn on show ends by itself, if it waits for its undo window."""
+    if view.phase != "confirm":
+        return None
+    return await bot_of(interaction).service.held_until(game_id)
+
+
 async def open_panel(interaction: discord.Interaction, game_id: int, focus: str) -> None:
     result = await my_view(interaction, game_id)
     view = result.own_decision()
     name = result.game.name_at(result.seat)
-    text, ui, files = await panel_message(result.game, view, user_locale(interaction), focus, name)
+    ends = await _held(interaction, game_id, view)
+    locale = user_locale(interaction)
+    text, ui, files = await panel_message(result.game, view, locale, focus, name, ends=ends)
     await interaction.response.send_message(text, view=ui, files=files, ephemeral=True)
 
 
@@ -145,10 +163,17 @@ async def panel_choice(
         if choice is None:
             raise InvalidRequest()
         result = await my_view(interaction, game_id)
+        game = result.game
+        moved_on = version != game.version and game.current_seat != result.seat
+        if choice.index is not None and result.seat is not None and moved_on:
+            raise Outdated(variant="turn_over")  # e.g. an undo after the window closed
         view = result.own_decision()
-        name = result.game.name_at(result.seat)
+        name = game.name_at(result.seat)
         if choice.focus is not None:  # navigation redraws at the current version
-            text, ui, files = await panel_message(result.game, view, locale, choice.focus, name)
+            ends = await _held(interaction, game_id, view)
+            text, ui, files = await panel_message(
+                result.game, view, locale, choice.focus, name, ends=ends
+            )
             await interaction.response.edit_message(content=text, view=ui, attachments=files)
             return
         assert choice.index is not None
@@ -174,5 +199,7 @@ async def _redraw(
             content=i18n.t(locale, "panel.done"), view=None, attachments=[]
         )
         return
-    text, ui, files = await panel_message(done.game, state.view(seat), locale, "main", name)
+    text, ui, files = await panel_message(
+        done.game, state.view(seat), locale, "main", name, ends=done.ends_at
+    )
     await interaction.edit_original_response(content=text, view=ui, attachments=files)

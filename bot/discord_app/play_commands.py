@@ -56,6 +56,7 @@ from .context import (
     shown_game,
     user_locale,
 )
+from .panel import panel_message
 from .pictures import alhambra_file
 from .replies import LOG_MAX_PAGE, show_hand, show_log, show_scores
 from .translator import T
@@ -127,6 +128,18 @@ async def _slash_act(
         locale=channel_locale(interaction),
     )
     undone = next((e.action for e in done.events if isinstance(e, Undone)), None)
+    if done.ends_at is not None:  # held for the undo window: the panel offers Undo and End now
+        seat = done.seat.seat
+        text, ui, files = await panel_message(
+            done.game,
+            done.state.view(seat),
+            locale,
+            "main",
+            result.game.name_at(seat),
+            ends=done.ends_at,
+        )
+        await interaction.followup.send(text, view=ui, files=files, ephemeral=True)
+        return
     if undone is not None:
         text = i18n.t(locale, "reply.undone", action=action_label(locale, undone, view))
     else:

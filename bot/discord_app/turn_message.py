@@ -183,10 +183,11 @@ class TurnMessage:
 
 
 async def turn_message(
-    game: GameInfo, state: Game, locale: str, *, intro: str | None = None
+    game: GameInfo, state: Game, locale: str, *, intro: str | None = None, ping: bool = True
 ) -> TurnMessage:
     """The message opening the turn of `state`'s current player (drawn as a spectator sees
-    the game)."""
+    the game). It names them; it pings them only with `ping` (when a mention is how they are
+    told that it is their turn, `turns.reminders.notice_for`)."""
     public = state.view(None)
     names = public_names(game, locale)
     seat = public.current_seat
@@ -210,6 +211,8 @@ async def turn_message(
         embed=embed,
         file=await table_file(public, player_names(locale, game), locale),
         view=turn_buttons(game, locale, turn_ops(state)) if person else discord.ui.View(),
-        allowed_mentions=pinging(player.user_id if person and player is not None else None),
+        allowed_mentions=pinging(
+            player.user_id if ping and person and player is not None else None
+        ),
         for_person=person,
     )

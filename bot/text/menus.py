@@ -153,11 +153,21 @@ _MONEY_FOCUS = {"main": True, "take": False, "buy": True}
 _MISSING = {"take": "panel.no_take", "buy": "panel.no_buy", "redesign": "panel.no_redesign"}
 
 
-def build_panel(view: SeatView, locale: str, focus: str) -> PanelSpec:
+def build_panel(view: SeatView, locale: str, focus: str, *, ends: str | None = None) -> PanelSpec:
     """The panel for `focus`, or for the current decision if that focus no longer applies
     (saying why, when the player asked for a choice they do not have). Panels about money
-    start with the player's own money, so a normal turn needs no look at the hand first."""
+    start with the player's own money, so a normal turn needs no look at the hand first.
+
+    `ends`: the turn waits for its confirmation until then (a time as the reader's client
+    shows it), when it ends by itself; the panel says so and offers Undo and End turn now."""
     spec = _build(view, locale, focus)
+    if spec is not None and ends is not None and view.phase == "confirm":
+        spec.text = i18n.t(locale, "panel.held", when=ends)
+        done = i18n.t(locale, "action.end_turn")
+        spec.buttons = [
+            (i18n.t(locale, "action.end_turn_now") if label == done else label, value, tone)
+            for label, value, tone in spec.buttons
+        ]
     if spec is None:
         spec = _build(view, locale, default_focus(view)) or _confirm(view, locale)
         base = _page(focus)[0]

@@ -22,7 +22,7 @@ from ..core.records import TimerRow
 from ..core.results import ActResult
 from ..core.service import GameService
 from .computers import decide
-from .ports import Announcer, Spawn
+from .ports import Announcer, Spawn, Wake
 from .reminders import Reminders
 
 log = logging.getLogger("alhambra.turns")
@@ -48,11 +48,17 @@ class TurnFlow:
         *,
         spawn: Spawn | None = None,
         reminders: Reminders | None = None,
+        undo_window: timedelta = timedelta(0),
     ) -> None:
         self.service = service
         self.announcer = announcer
         self.reminders = reminders
         self._spawn = spawn
+        #: how long a finished turn waits for an undo before it ends, for users who did not
+        #: choose (the operator's default); zero ends it at once
+        self.undo_window = undo_window
+        #: set by the timer dispatcher's owner: look at the timers again after arming one
+        self.wake: Wake | None = None
         #: one driver of computer players per game; a lock lives only while someone holds it
         self._computer_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
@@ -68,12 +74,24 @@ class TurnFlow:
         locale: str,
     ) -> ActResult:
         """A player's move; if it leaves nothing but the confirmation and they asked for it,
-        their turn is ended too. A finished turn is told in `locale` and the computers move."""
-        result = await self.service.act(game_id, user_id, action, version)
+        their turn ends too: after their undo window (`ActResult.ends_at`, an `end_turn` timer
+        written with the move), or at once if the window is zero. A finished turn is told in
+        `locale` and the computers move."""
+        settings = await self.service.settings(user_id)
+        window = (
+            self.undo_window
+            if settings.undo_window_s is None
+            else timedelta(seconds=settings.undo_window_s)
+        )
+        hold = window if settings.auto_end_turn and window > timedelta(0) else None
+        result = await self.service.act(game_id, user_id, action, version, hold=hold)
+        if result.ends_at is not None and self.wake is not None:
+            self.wake()
         if (
             not result.turn_over
             and result.state.phase == "confirm"
-            and (await self.service.settings(user_id)).auto_end_turn
+            and settings.auto_end_turn
+            and hold is None
         ):
             result = await self.service.end_turn(game_id, user_id, result.version)
         if result.turn_over:
@@ -90,6 +108,8 @@ class TurnFlow:
             return None
         if not (await self.service.settings(player.user_id)).auto_end_turn:
             return None
+        if any(t.kind == "end_turn" for t in await self.service.timers_of(game_id)):
+            return None  # its undo window is still open: the timer ends it
         try:
             result = await self.service.end_turn(game_id, player.user_id, viewed.game.version)
         except ServiceError:  # the player (or another process) got there first
@@ -97,6 +117,28 @@ class TurnFlow:
         await self.turn_over(result, locale)
         self.drive_computers(game_id, locale)
         return result
+
+    async def end_held_turn(self, timer: TimerRow) -> None:
+        """An `end_turn` timer fired: the player's undo window is over, so their turn ends,
+        unless anything happened since (an undo, or the player ended it: the version moved)."""
+        game = await self.service.game(timer.game_id)
+        player = game.current_player
+        if (
+            game.status != "active"
+            or game.version != timer.version
+            or player is None
+            or player.seat != timer.seat
+            or player.user_id is None
+        ):
+            return
+        try:
+            result = await self.service.end_turn(game.id, player.user_id, game.version)
+        except ServiceError as exc:  # the player got there first, in this or another process
+            log.info("game %s: the held turn was already moved on (%s)", game.id, exc.code)
+            return
+        locale = await self.service.game_locale(game.id)
+        await self.turn_over(result, locale)
+        self.drive_computers(game.id, locale)
 
     async def turn_over(self, result: ActResult, locale: str) -> None:
         """Tell the table about a finished turn, then arm the timers of the next one.

@@ -9,9 +9,11 @@ overflowed on every turn start of that player.)
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 
 from ..core.records import DeadlineRules, GameInfo, NotifySettings, SeatInfo, TimerRow
+from ..core.records import TurnNotice as TurnNoticeChoice
 
 #: Defaults for multi-day play: the first reminder half a day into a turn, then one a day.
 FIRST_REMINDER = timedelta(hours=12)
@@ -89,6 +91,33 @@ def on_vacation(settings: NotifySettings, now: datetime) -> bool:
 def dms_blocked(settings: NotifySettings, now: datetime) -> bool:
     """Whether a refused DM is recent enough not to try again."""
     return settings.dm_blocked_at is not None and now - settings.dm_blocked_at < DM_RETRY
+
+
+@dataclass(frozen=True, slots=True)
+class TurnNotice:
+    """How a player is told that their turn started: at most these two, usually one."""
+
+    dm: bool
+    mention: bool
+
+
+def turn_notice(
+    choice: TurnNoticeChoice,
+    *,
+    dms_on: bool,
+    prefs: NotifySettings,
+    now: datetime,
+    last_action: datetime | None,
+) -> TurnNotice:
+    """One notification per turn, the one the player chose: a DM (the default), a mention
+    in the game's channel, or both. A DM that cannot or need not be sent (DMs switched off or
+    refused lately, or the player moved in this game minutes ago: they are at the table)
+    becomes a mention, so nobody is left untold; a player on vacation is told nothing."""
+    if on_vacation(prefs, now):
+        return TurnNotice(dm=False, mention=False)
+    live = last_action is not None and now - last_action < LIVE_WINDOW
+    dm = choice in ("dm", "both") and dms_on and not dms_blocked(prefs, now) and not live
+    return TurnNotice(dm=dm, mention=choice in ("mention", "both") or not dm)
 
 
 def deliverable(when: datetime, settings: NotifySettings) -> datetime:

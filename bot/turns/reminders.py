@@ -17,19 +17,33 @@ from datetime import datetime
 from ..core.records import GameInfo, SeatInfo, TimerKind, TimerRow
 from ..core.service import GameService
 from .policy import (
-    LIVE_WINDOW,
     MIN_GAP,
+    TurnNotice,
     deadline_at,
     deliverable,
     dms_blocked,
     first_reminder_at,
     next_reminder_at,
-    on_vacation,
     still_current,
+    turn_notice,
 )
 from .ports import Delivery, Messenger, Spawn, Wake
 
 log = logging.getLogger("alhambra.notify")
+
+
+async def notice_for(service: GameService, game_id: int, user_id: int) -> TurnNotice:
+    """How this user is told now that their turn in this game started (`policy.turn_notice`):
+    the channel's turn message pings them only if this says so, and the DM goes out only if it
+    says so, so a turn makes one notification, the one they chose."""
+    settings = await service.settings(user_id)
+    return turn_notice(
+        settings.turn_notice,
+        dms_on=settings.dm_on_turn,
+        prefs=await service.notify_settings(user_id),
+        now=service.clock.now(),
+        last_action=await service.last_action_at(game_id, user_id),
+    )
 
 
 class Reminders:
@@ -85,26 +99,24 @@ class Reminders:
             log.exception("turn DM of game %s failed", game.id)
 
     async def turn_dm(self, game: GameInfo, player: SeatInfo, locale: str) -> None:
-        """The DM opening a turn, unless the player does not want it, cannot get it, is away,
-        is playing live, or the turn is already over."""
+        """The DM opening a turn, if that is how the player is told (`notice_for`) and the
+        turn is not already over."""
         service, user_id = self.service, player.user_id
         assert user_id is not None and player.seat is not None
         now = service.clock.now()
         settings = await service.settings(user_id)
         prefs = await service.notify_settings(user_id)
-        if not settings.dm_on_turn or dms_blocked(prefs, now) or on_vacation(prefs, now):
+        if not (await notice_for(service, game.id, user_id)).dm:
             return
-        last = await service.last_action_at(game.id, user_id)
-        if last is not None and now - last < LIVE_WINDOW:
-            return  # playing live: the channel mention is enough
         current = await service.game(game.id)
         if current.current_seat != player.seat or current.turn_started_at != game.turn_started_at:
             return  # the turn is already over
         rules = await service.deadline_rules(game.id)
         due = deadline_at(game.turn_started_at or now, rules, prefs)
         delivery = await self.messenger.turn_dm(game, player, settings.dm_locale(locale), due)
-        if delivery is Delivery.REFUSED:
+        if delivery is Delivery.REFUSED:  # the turn message did not ping them: mention them
             await self._refused(user_id)
+            await self.nudge(current, user_id)
 
     async def remind(self, timer: TimerRow) -> None:
         """A reminder timer fired: one DM listing every game waiting on that user (or one

@@ -17,6 +17,8 @@ def test_defaults_work_with_no_configuration(tmp_path: Path) -> None:
         "INFO",
         "FULL",
     )
+    assert settings.undo_window_s == 10  # Board Game Arena counts down a few seconds too
+    assert load_settings({"ALHAMBRA_UNDO_WINDOW": "0"}, dotenv=None).undo_window_s == 0
     with pytest.raises(ConfigError, match="DISCORD_TOKEN is not set"):
         settings.require_token()
 
@@ -40,6 +42,10 @@ def test_dotenv_is_read_and_the_environment_wins(tmp_path: Path) -> None:
         ("ALHAMBRA_DEV_GUILD", "my-server", "server id"),
         ("ALHAMBRA_LOG_LEVEL", "LOUD", "DEBUG, INFO"),
         ("ALHAMBRA_DB_SYNC", "OFF", "FULL or NORMAL"),
+        ("ALHAMBRA_UNDO_WINDOW", "61", "0 to 60 seconds"),
+        ("ALHAMBRA_UNDO_WINDOW", "-1", "0 to 60 seconds"),
+        ("ALHAMBRA_UNDO_WINDOW", "ten", "0 to 60 seconds"),
+        ("ALHAMBRA_UNDO_WINDOW", "\uff11\uff10", "0 to 60 seconds"),  # fullwidth 10
     ],
 )
 def test_bad_values_are_one_clear_line(tmp_path: Path, name: str, value: str, message: str):

@@ -213,6 +213,18 @@ def _seed_level_6(conn: sqlite3.Connection) -> dict[str, object]:
     return {}
 
 
+def _seed_level_7(conn: sqlite3.Connection) -> dict[str, object]:
+    conn.execute(  # a turn held for its undo window across the upgrade
+        "INSERT INTO timers (game_id, kind, seat, version, due_at, created_at) "
+        "VALUES (2, 'end_turn', 0, 25, 9600, 9590)"
+    )
+    conn.execute(
+        "INSERT INTO user_settings (user_id, locale, dm_on_turn, dm_reminders, auto_end_turn, "
+        "undo_window_s, turn_notice, updated_at) VALUES (3, NULL, 1, 1, 1, 0, 'both', 9590)"
+    )
+    return {}
+
+
 SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
     1: _seed_level_1,
     2: _seed_level_2,
@@ -220,6 +232,7 @@ SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
     4: _seed_level_4,
     5: _seed_level_5,
     6: _seed_level_6,
+    7: _seed_level_7,
 }
 
 

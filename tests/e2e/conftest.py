@@ -95,8 +95,17 @@ def make_bot(db_path: Path) -> Callable[..., Callable[[], discord.Client]]:
     from bot.config import Settings
     from bot.discord_app.client import AlhambraBot
 
-    def factory(*, dev_guild: int | None = None, seed: int = 20240601, **kwargs: Any):
-        settings = Settings(token=None, db_path=str(db_path), dev_guild=dev_guild, log_level="INFO")
+    def factory(
+        *, dev_guild: int | None = None, seed: int = 20240601, undo_window: int = 0, **kwargs: Any
+    ):
+        # undo_window 0: a turn ends at its last decision (the tests of the window set one)
+        settings = Settings(
+            token=None,
+            db_path=str(db_path),
+            dev_guild=dev_guild,
+            log_level="INFO",
+            undo_window_s=undo_window,
+        )
         return lambda: AlhambraBot(settings, seed_source=lambda: seed, **kwargs)
 
     return factory

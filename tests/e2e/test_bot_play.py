@@ -58,7 +58,7 @@ async def test_undo_and_confirm_the_turn(sim, run_bot, make_bot, db_path) -> Non
     async with run_bot(make_bot()):
         for user in users:
             saved = await sim.slash(user, "alhambra settings", channel=channel, auto_end_turn=False)
-            assert saved.ephemeral and "automatically: no" in saved.content
+            assert saved.ephemeral and "My turn ends when I press End turn." in saved.content
         turn = await start(sim, channel, users)
         game_id, game, player, _ = current_user(db_path, channel, users)
         before = snapshot(db_path, game_id)

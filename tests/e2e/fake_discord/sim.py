@@ -42,7 +42,6 @@ from .models import (
     EVERYONE_PERMISSIONS,
     PUBLIC_THREAD,
     TEXT_CHANNEL,
-    VIEW_CHANNEL,
     Attachment,
     Channel,
     Guild,
@@ -231,9 +230,9 @@ class FakeDiscord:
 
     def permissions_in(self, user: User, channel: Channel) -> int:
         """What ``user`` may do in ``channel``, computed the way Discord does: the member's
-        permissions in the server, then the channel's overwrites for @everyone and then for
-        the member (deny before allow); a thread's are its parent channel's. The owner and an
-        administrator may do everything; without View Channel nothing at all."""
+        permissions in the server (all that its roles give, as the test set them), then the
+        channel's overwrites for @everyone and then for the member (deny before allow); a
+        thread's are its parent channel's. The owner and an administrator may do everything."""
         if channel.is_dm:
             return DM_PERMISSIONS
         guild = channel.guild
@@ -248,7 +247,7 @@ class FakeDiscord:
         for target in (guild.id, user.id):
             allow, deny = home.overwrites.get(target, (0, 0))
             have = (have & ~deny) | allow
-        return have if have & VIEW_CHANNEL else 0
+        return have
 
     def delete_channel(self, channel: Channel) -> None:
         """A channel or thread deleted (its messages go with it)."""

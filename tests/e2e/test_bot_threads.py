@@ -13,7 +13,7 @@ from pathlib import Path
 
 import discord
 import pytest
-from fake_discord import CREATE_PUBLIC_THREADS, FakeDiscord
+from fake_discord import CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS, FakeDiscord
 from players import open_game, stored_game
 
 #: The permissions of the invite link before games had threads: all but Create Public Threads.
@@ -170,6 +170,8 @@ async def test_a_channel_that_forbids_threads_gets_its_games_in_the_channel(
     sim.member(guild, sim.bot_user, permissions=INVITE)
     sim.overwrite(channel, guild, deny=CREATE_PUBLIC_THREADS)
     other = sim.channel(guild, "more-alhambra")
+    mute = sim.channel(guild, "no-thread-talk")
+    sim.overwrite(mute, sim.bot_user, deny=SEND_MESSAGES_IN_THREADS)
     async with run_bot(make_bot()):
         opened = await sim.slash(u["cid"], "alhambra new", channel=channel)
         note = (await opened.wait_followups(1)).followups[0]
@@ -178,6 +180,11 @@ async def test_a_channel_that_forbids_threads_gets_its_games_in_the_channel(
         elsewhere = await sim.slash(u["ann"], "alhambra new", channel=other)
         await elsewhere.wait_followups(1)
         assert elsewhere.response.thread is not None
+        # a thread the bot could open but not post in is no better
+        silent = await sim.slash(u["bob"], "alhambra new", channel=mute)
+        note = (await silent.wait_followups(1)).followups[0]
+        assert "“Send Messages in Threads” permission" in note.content
+        assert silent.response.button_labels() == ["Join", "Leave", "Start"]
     assert [t.parent for t in threads(sim)] == [other]
 
 

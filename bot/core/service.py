@@ -165,22 +165,7 @@ class GameService:
         """Open a lobby in a channel; the host takes the first place at the table. The deadline
         rules, if any, are stored in the same transaction."""
         name = clean_name(host_name)
-        if deadline_rules is not None:
-            check_deadline_rules(deadline_rules)
-        try:
-            opts = (
-                options if isinstance(options, Options) else Options.model_validate(options or {})
-            )
-        except pydantic.ValidationError as exc:
-            problems = "; ".join(
-                f"{'.'.join(map(str, e['loc'])) or 'options'}: {e['msg']}" for e in exc.errors()
-            )
-            raise InvalidRequest(f"Those game options are not valid ({problems}).") from None
-        if not isinstance(max_players, int) or not MIN_PLAYERS <= max_players <= MAX_PLAYERS:
-            raise InvalidRequest(
-                f"A game of Alhambra has {MIN_PLAYERS} to {MAX_PLAYERS} players; "
-                f"{max_players} is not possible."
-            )
+        opts = check_new_game(options, max_players, deadline_rules)
         now = self._now()
         try:
             async with self.store.write() as tx:
@@ -930,6 +915,30 @@ async def _silent(tx: Tx, game: GameInfo, target: SeatInfo, now: datetime) -> bo
 
 DEADLINE_POLICIES: tuple[str, ...] = ("computer", "skip", "wait")
 VACATION_POLICIES: tuple[str, ...] = ("pause", "continue")
+
+
+def check_new_game(
+    options: Options | dict[str, Any] | None,
+    max_players: int,
+    deadline_rules: DeadlineRules | None = None,
+) -> Options:
+    """The options of a new game, refused as `create_game` would refuse them. Pure, so an
+    adapter can check a request before it posts or creates anything for the game."""
+    if deadline_rules is not None:
+        check_deadline_rules(deadline_rules)
+    try:
+        opts = options if isinstance(options, Options) else Options.model_validate(options or {})
+    except pydantic.ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(map(str, e['loc'])) or 'options'}: {e['msg']}" for e in exc.errors()
+        )
+        raise InvalidRequest(f"Those game options are not valid ({problems}).") from None
+    if not isinstance(max_players, int) or not MIN_PLAYERS <= max_players <= MAX_PLAYERS:
+        raise InvalidRequest(
+            f"A game of Alhambra has {MIN_PLAYERS} to {MAX_PLAYERS} players; "
+            f"{max_players} is not possible."
+        )
+    return opts
 
 
 def check_deadline_rules(rules: DeadlineRules) -> None:

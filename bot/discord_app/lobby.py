@@ -1,18 +1,28 @@
 """Lobby commands: `/alhambra new, join, leave, add-bot, start, status, abandon, rules`. Each
 turns an interaction into one service call and the result into messages (the lobby message and
-its buttons are `lobby_message`'s)."""
+its buttons are `lobby_message`'s).
+
+Where a new game lives: by default in a public thread of its own, so the channel keeps one line
+per game (who opened it, the options, "join in the thread") and the thread gets everything
+else. The game's `channel_id` is the thread's id: a thread is a channel to Discord and to the
+store (one open game per channel), so a channel can have several games at once, one per
+thread. Without the permissions a thread needs, inside a thread already, or with
+`thread:False`, the game is played right where the command was used, as it always was.
+"""
 
 from __future__ import annotations
 
-from typing import cast
+import contextlib
+import logging
+from typing import Final, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from ..core.errors import NoGameHere
-from ..core.records import DeadlinePolicy, DeadlineRules, VacationPolicy
-from ..core.service import check_deadline_rules
+from ..core.records import DeadlinePolicy, DeadlineRules, GameInfo, VacationPolicy
+from ..core.service import check_new_game, clean_name
 from ..text import i18n
 from ..text.present import leaders_line, player_name, player_names, points_table
 from .context import (
@@ -26,13 +36,92 @@ from .context import (
     user_locale,
 )
 from .lobby_message import announce_start, lobby_embed, lobby_view, refresh_lobby
-from .markup import inert, public_names
+from .markup import inert, jump_link, public_names
 from .pictures import table_file
 from .translator import T
+
+log = logging.getLogger("alhambra.lobby")
 
 RULES_COLOUR = discord.Colour.from_rgb(196, 120, 48)
 #: Discord refuses an embed field value longer than this.
 FIELD_LIMIT = 1024
+#: Discord refuses a thread name longer than this.
+THREAD_NAME_LIMIT = 100
+#: A game's thread is archived after a week without a message (Discord's longest choice); the
+#: next turn message brings it back.
+THREAD_ARCHIVE_MINUTES: Final = 10080
+
+
+def missing_for_thread(permissions: discord.Permissions) -> str | None:
+    """The catalogue key saying which permission the bot lacks for a game thread in this
+    channel (creating a public thread, and posting in it), or None if it has both."""
+    create, send = permissions.create_public_threads, permissions.send_messages_in_threads
+    if create and send:
+        return None
+    if not create and not send:
+        return "thread.in_channel.both"
+    return "thread.in_channel.send" if create else "thread.in_channel.create"
+
+
+def opening_line(locale: str, host: str, holes: str, max_players: int, hours: int) -> str:
+    """The one line a game in a thread leaves in its channel: who opened it, its options in a
+    few words, and where to join."""
+    key = f"choice.deadline.{hours}"
+    if not hours:
+        deadline = i18n.t(locale, "thread.option.no_deadline")
+    else:
+        length = i18n.t(locale, key) if i18n.has(key) else f"{hours} h"
+        deadline = i18n.t(locale, "thread.option.deadline", deadline=length)
+    options = i18n.join(
+        locale,
+        [
+            i18n.t(locale, f"thread.option.{holes}"),
+            i18n.t(locale, "thread.option.players", max=max_players),
+            deadline,
+        ],
+    )
+    return i18n.t(locale, "thread.opening", host=inert(host), options=options)
+
+
+def thread_name(locale: str, host: str) -> str:
+    """The game thread's name ("Alhambra · ann"): a name cannot ping, but it is shown inert
+    all the same, and cut to what Discord accepts."""
+    return i18n.t(locale, "thread.name", host=inert(host))[:THREAD_NAME_LIMIT]
+
+
+async def open_thread(
+    interaction: discord.Interaction, opening: str, name: str
+) -> tuple[discord.Thread | None, str | None]:
+    """Post the opening line as the answer to the command and start a public thread from it.
+
+    Returns the thread, or None and the catalogue key of why there is none (Discord refused:
+    a permission taken away since the command was sent, or Discord failing). The opening line
+    stays posted either way: the caller turns it into the lobby or takes it back."""
+    await interaction.response.send_message(
+        opening, allowed_mentions=discord.AllowedMentions.none()
+    )
+    message = await interaction.original_response()
+    try:
+        thread = await message.create_thread(
+            name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
+        )
+    except discord.Forbidden:
+        return None, "thread.in_channel.create"
+    except discord.HTTPException:
+        log.warning("could not open a game thread in channel %s", interaction.channel_id)
+        return None, "thread.in_channel.failed"
+    return thread, None
+
+
+async def take_back(interaction: discord.Interaction, thread: discord.Thread | None) -> None:
+    """Remove what was posted for a game that could not be opened after all: the thread (if
+    the bot may delete it) and the opening line. Never raises: the user is told of the
+    failure that led here."""
+    if thread is not None:
+        with contextlib.suppress(discord.HTTPException):
+            await thread.delete()
+    with contextlib.suppress(discord.HTTPException):
+        await interaction.delete_original_response()
 
 
 class LobbyCommands(commands.Cog):
@@ -48,6 +137,7 @@ class LobbyCommands(commands.Cog):
         deadline_policy=T("cmd.new.deadline_policy.description"),
         missed_deadlines=T("cmd.new.missed_deadlines.description"),
         vacation=T("cmd.new.vacation.description"),
+        thread=T("cmd.new.thread.description"),
     )
     @app_commands.choices(
         deadline=[
@@ -78,6 +168,7 @@ class LobbyCommands(commands.Cog):
         deadline_policy: str = "computer",
         missed_deadlines: app_commands.Range[int, 0, 20] = 3,
         vacation: str = "pause",
+        thread: bool = True,
     ) -> None:
         async with handling(interaction, "new"):
             rules = DeadlineRules(
@@ -87,27 +178,114 @@ class LobbyCommands(commands.Cog):
                 missed_limit=missed_deadlines or None,
                 vacation_policy=cast(VacationPolicy, vacation),
             )
-            check_deadline_rules(rules)  # before anything is created
+            # everything the service could refuse is refused before anything is posted
             channel_id = channel_id_of(interaction)
-            game = await self.bot.service.create_game(
-                channel_id=channel_id,
-                guild_id=interaction.guild_id,
-                host_id=interaction.user.id,
-                host_name=interaction.user.display_name,
-                options={"holes": holes},
-                max_players=max_players,
-                deadline_rules=rules,
-            )
-            interaction.extras["game_id"] = game.id
+            host = clean_name(interaction.user.display_name)
+            check_new_game({"holes": holes}, max_players, rules)
             locale = channel_locale(interaction)
-            await interaction.response.send_message(
+            home: discord.Thread | None = None
+            why: str | None = None  # why a game meant for a thread is in the channel
+            # no thread inside a thread, nor where Discord has none (a voice channel's chat)
+            if thread and isinstance(interaction.channel, discord.TextChannel):
+                why = missing_for_thread(interaction.app_permissions)
+                if why is None:
+                    opening = opening_line(locale, host, holes, max_players, deadline)
+                    home, why = await open_thread(interaction, opening, thread_name(locale, host))
+            if home is None:
+                game = await self._lobby_here(interaction, channel_id, holes, max_players, rules)
+            else:
+                game = await self._lobby_in(interaction, home, holes, max_players, rules)
+            await self.bot.service.set_game_locale(game.id, locale)
+            if home is not None:
+                link = jump_link(interaction.guild_id, home.id)
+                text = i18n.t(user_locale(interaction), "thread.opened", link=link)
+                await interaction.followup.send(text, ephemeral=True)
+            elif why is not None:
+                await interaction.followup.send(
+                    i18n.t(user_locale(interaction), why), ephemeral=True
+                )
+
+    async def _create(
+        self,
+        interaction: discord.Interaction,
+        channel_id: int,
+        holes: str,
+        max_players: int,
+        rules: DeadlineRules,
+    ) -> GameInfo:
+        game = await self.bot.service.create_game(
+            channel_id=channel_id,
+            guild_id=interaction.guild_id,
+            host_id=interaction.user.id,
+            host_name=interaction.user.display_name,
+            options={"holes": holes},
+            max_players=max_players,
+            deadline_rules=rules,
+        )
+        interaction.extras["game_id"] = game.id
+        return game
+
+    async def _lobby_here(
+        self,
+        interaction: discord.Interaction,
+        channel_id: int,
+        holes: str,
+        max_players: int,
+        rules: DeadlineRules,
+    ) -> GameInfo:
+        """The game in the channel the command was used in, its lobby the command's answer
+        (the opening line turned into it, if one was posted for a thread that failed)."""
+        try:
+            game = await self._create(interaction, channel_id, holes, max_players, rules)
+        except Exception:
+            if interaction.response.is_done():  # the channel has a game already, say
+                await take_back(interaction, None)
+            raise
+        locale = channel_locale(interaction)
+        embed, view = lobby_embed(game, locale), lobby_view(game, locale)
+        quiet = discord.AllowedMentions.none()
+        if interaction.response.is_done():
+            message: discord.Message = await interaction.edit_original_response(
+                content=None, embed=embed, view=view, allowed_mentions=quiet
+            )
+        else:
+            await interaction.response.send_message(embed=embed, view=view, allowed_mentions=quiet)
+            message = await interaction.original_response()
+        await self.bot.service.remember_message(game.id, "lobby", channel_id, message.id)
+        return game
+
+    async def _lobby_in(
+        self,
+        interaction: discord.Interaction,
+        home: discord.Thread,
+        holes: str,
+        max_players: int,
+        rules: DeadlineRules,
+    ) -> GameInfo:
+        """The game in its new thread, with its lobby posted there. If either fails, the game
+        is closed and the thread and opening line taken back: no game is left bound to a thread
+        nobody can find, nor a thread without its game."""
+        try:
+            game = await self._create(interaction, home.id, holes, max_players, rules)
+        except Exception:
+            await take_back(interaction, home)
+            raise
+        locale = channel_locale(interaction)
+        try:
+            message = await home.send(
                 embed=lobby_embed(game, locale),
                 view=lobby_view(game, locale),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
-            message = await interaction.original_response()
-            await self.bot.service.remember_message(game.id, "lobby", channel_id, message.id)
-            await self.bot.service.set_game_locale(game.id, locale)
+        except discord.HTTPException:
+            try:
+                await self.bot.service.abandon(game.id, interaction.user.id)
+            except Exception:
+                log.exception("could not close game %s after its lobby failed", game.id)
+            await take_back(interaction, home)
+            raise
+        await self.bot.service.remember_message(game.id, "lobby", home.id, message.id)
+        return game
 
     @app_commands.command(name=T("cmd.join.name"), description=T("cmd.join.description"))
     async def join(self, interaction: discord.Interaction) -> None:

@@ -69,6 +69,7 @@ def test_the_invite_link_asks_for_exactly_the_permissions_listed() -> None:
     wanted = discord.Permissions(
         view_channel=True,
         send_messages=True,
+        create_public_threads=True,
         send_messages_in_threads=True,
         embed_links=True,
         attach_files=True,
@@ -78,8 +79,9 @@ def test_the_invite_link_asks_for_exactly_the_permissions_listed() -> None:
     assert link is not None
     assert "scope=bot+applications.commands" in link[0]
     assert f"permissions={wanted.value}" in link[0]
-    for label in ("View Channels", "Send Messages", "Send Messages in Threads", "Embed Links",
-                  "Attach Files", "Read Message History"):  # fmt: skip
+    for label in ("View Channels", "Send Messages", "Create Public Threads",
+                  "Send Messages in Threads", "Embed Links", "Attach Files",
+                  "Read Message History"):  # fmt: skip
         assert f"| {label} |" in README, label
 
 

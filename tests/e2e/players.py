@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fake_discord import FakeDiscord
+from fake_discord import FakeDiscord, InteractionResult
 from fake_discord.models import Channel, Message, User
 
 from bot.text.present import action_code, action_label, building_name, currency_name
@@ -48,6 +48,15 @@ def stored_game(db_path: Path, channel_id: int) -> tuple[int, Game | None, dict[
             ).fetchall()
         )
     return row[0], (Game.from_json(row[1]) if row[1] else None), seats
+
+
+async def open_game(
+    sim: FakeDiscord, host: User, channel: Channel, **options: Any
+) -> InteractionResult:
+    """`/alhambra new` with the game played in `channel` itself (`thread:False`), as every game
+    was before games had threads of their own: the answer to the command is the lobby. The
+    thread a game gets by default has its own tests (test_bot_threads.py)."""
+    return await sim.slash(host, "alhambra new", channel=channel, thread=False, **options)
 
 
 @dataclass

@@ -8,7 +8,7 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 
 from fake_discord import FakeDiscord
-from players import stored_game
+from players import open_game, stored_game
 
 from bot.core.clock import ManualClock
 from bot.text.present import action_code
@@ -31,7 +31,7 @@ async def table(sim: FakeDiscord, names: list[str], channel: str = "alhambra"):
 
 
 async def start(sim: FakeDiscord, channel, users, bots: int = 0, **options):
-    await sim.slash(users[0], "alhambra new", channel=channel, **options)
+    await open_game(sim, users[0], channel, **options)
     for user in users[1:]:
         await sim.slash(user, "alhambra join", channel=channel)
     for _ in range(bots):

@@ -9,7 +9,7 @@ import sqlite3
 
 from fake_discord import FakeDiscord
 from fake_discord.models import Message
-from players import Table, play_to_the_end, stored_game
+from players import Table, open_game, play_to_the_end, stored_game
 
 from bot.text import i18n
 from engine import Options, TurnEnded, new_game
@@ -21,7 +21,7 @@ COMPONENT = 2
 async def _finished_game(sim: FakeDiscord, bot, db_path, channel, users):
     """ana and bruno play a whole game against a computer seat; returns the results message."""
     ana, bruno = users
-    lobby = (await sim.slash(ana, "alhambra new", channel=channel)).response
+    lobby = (await open_game(sim, ana, channel)).response
     await sim.click(bruno, lobby, "Join")
     await sim.slash(ana, "alhambra add-bot", channel=channel, level="easy")
     started = await sim.click(ana, lobby, "Start")
@@ -141,7 +141,7 @@ async def test_the_results_show_the_finished_game(sim, run_bot, make_bot, db_pat
         assert {c["value"] for c in choices} >= {"ana", "bruno"}
 
         # a new game gathering players: the finished one is still what the channel shows
-        await sim.slash(users[1], "alhambra new", channel=channel)
+        await open_game(sim, users[1], channel)
         again = await sim.slash(watcher, "alhambra scores", channel=channel)
         assert again.response.attachment("scores.png").is_png()
         sheet = await sim.click(watcher, results, "Score sheet")  # the old buttons still work
@@ -172,7 +172,7 @@ async def test_results_and_log_buttons_answer_only_at_home(sim, run_bot, make_bo
     async with run_bot(make_bot()):
         none = await sim.slash(users[0], "alhambra scores", channel=channel)
         assert "no Alhambra game" in none.content  # no game at all: nothing to show
-        lobby = (await sim.slash(users[0], "alhambra new", channel=channel)).response
+        lobby = (await open_game(sim, users[0], channel)).response
         waiting = await sim.slash(users[0], "alhambra log", channel=channel)
         assert "not started" in waiting.content  # a lobby and no finished game before it
         await sim.click(users[1], lobby, "Join")

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 from fake_discord import FakeDiscord
-from players import Table, play_to_the_end
+from players import Table, open_game, play_to_the_end
 
 from engine import Options, replay
 from engine.actions import action_from_json
@@ -29,7 +29,7 @@ def replayed(db_path, game_id: int):
 
 
 async def start_game(sim: FakeDiscord, channel, host, others, by: str = "buttons"):
-    lobby = (await sim.slash(host, "alhambra new", channel=channel)).response
+    lobby = (await open_game(sim, host, channel)).response
     if by == "commands":
         for user in others:
             await sim.slash(user, "alhambra join", channel=channel)

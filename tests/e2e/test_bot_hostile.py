@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 from fake_discord import FakeDiscord
 from fake_discord.errors import InteractionNotAnswered
-from players import stored_game
+from players import open_game, stored_game
 from test_bot_play import current_user, new_table, snapshot, start
 
 from bot.core.clock import ManualClock
@@ -37,7 +37,7 @@ async def test_forged_lobby_buttons_from_elsewhere_change_nothing(
     sim.member(guild, stranger)
     same_server = sim.channel(guild, "off-topic")
     async with run_bot(make_bot()):
-        lobby = (await sim.slash(users[0], "alhambra new", channel=channel)).response
+        lobby = (await open_game(sim, users[0], channel)).response
         game_id = stored_game(db_path, channel.id)[0]
         before = seats_of(db_path, game_id)
         join = {"custom_id": f"alh:lobby:{game_id}:0:join", "component_type": COMPONENT}
@@ -117,7 +117,7 @@ async def test_a_refused_turn_message_does_not_stall_the_game(
 ) -> None:
     _, channel, users = await new_table(sim, ["ana"])
     async with run_bot(make_bot()) as bot:
-        lobby = (await sim.slash(users[0], "alhambra new", channel=channel)).response
+        lobby = (await open_game(sim, users[0], channel)).response
         await sim.slash(users[0], "alhambra add-bot", channel=channel, level="easy")
         started = await sim.click(users[0], lobby, "Start")
         await started.wait_followups(1)
@@ -155,7 +155,7 @@ async def test_a_name_that_looks_like_a_mention_pings_nobody(
     victim = sim.user("victim")
     sim.member(guild, victim)
     async with run_bot(make_bot()) as bot:
-        lobby = (await sim.slash(users[0], "alhambra new", channel=channel)).response
+        lobby = (await open_game(sim, users[0], channel)).response
         sim.member(guild, users[1]).nick = f"<@{victim.id}>"
         await sim.click(users[1], lobby, "Join")
         started = await sim.click(users[0], lobby, "Start")

@@ -8,7 +8,7 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 
 from fake_discord import FakeDiscord
-from players import stored_game
+from players import open_game, stored_game
 
 from bot.core.clock import ManualClock
 from bot.text.present import action_code
@@ -63,7 +63,7 @@ async def test_dms_and_reminders_follow_the_users_language(sim, run_bot, make_bo
     channel = sim.channel(guild, "alhambra")
     users = [ana, bruno]
     async with run_bot(make_bot(clock=clock)) as bot:
-        await sim.slash(ana, "alhambra new", channel=channel)
+        await open_game(sim, ana, channel)
         await sim.slash(bruno, "alhambra join", channel=channel)
         assert remembered(db_path, bruno) == "ja"  # from his click, in an English server
         await sim.slash(ana, "alhambra start", channel=channel)

@@ -35,7 +35,7 @@ async def table(sim: FakeDiscord, names: list[str]):
 
 
 async def start(sim: FakeDiscord, channel, users) -> None:
-    await sim.slash(users[0], "alhambra new", channel=channel)
+    await sim.slash(users[0], "alhambra new", channel=channel, thread=False)
     for user in users[1:]:
         await sim.slash(user, "alhambra join", channel=channel)
     await sim.slash(users[0], "alhambra start", channel=channel)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from fake_discord import MANAGE_GUILD, FakeDiscord
+from players import open_game
 
 LOBBY_COMMANDS = {"new", "join", "leave", "start", "status", "abandon", "rules"}
 
@@ -72,7 +73,7 @@ async def test_dev_guild_sync_goes_to_that_server(sim, run_bot, make_bot, table)
 async def test_a_lobby_gathers_players_and_starts(sim, run_bot, make_bot, table, db_path) -> None:
     _, channel, u = table
     async with run_bot(make_bot()):
-        opened = await sim.slash(u["ann"], "alhambra new", channel=channel, holes="strict")
+        opened = await open_game(sim, u["ann"], channel, holes="strict")
         lobby = opened.response
         assert lobby is not None and not lobby.ephemeral
         assert lobby.button_labels() == ["Join", "Leave", "Start"]
@@ -111,7 +112,7 @@ async def test_a_lobby_gathers_players_and_starts(sim, run_bot, make_bot, table,
 async def test_lobby_buttons_keep_working_after_a_restart(sim, run_bot, make_bot, table) -> None:
     _, channel, u = table
     async with run_bot(make_bot()):
-        lobby = (await sim.slash(u["ann"], "alhambra new", channel=channel)).response
+        lobby = (await open_game(sim, u["ann"], channel)).response
     async with run_bot(make_bot()):
         await sim.click(u["bob"], lobby, "Join")
         assert "bob" in lobby.embed["fields"][0]["value"]
@@ -133,12 +134,12 @@ async def test_bad_input_is_refused_and_changes_nothing(
             assert answer.ephemeral and "no Alhambra game" in answer.content
             assert db_rows(db_path) == before
 
-        lobby = (await sim.slash(u["ann"], "alhambra new", channel=channel)).response
+        lobby = (await open_game(sim, u["ann"], channel)).response
         for name in ("bob", "cid", "dee", "eve"):
             await sim.click(u[name], lobby, "Join")
         before = db_rows(db_path)
         # a second game in the same channel
-        again = await sim.slash(u["bob"], "alhambra new", channel=channel)
+        again = await open_game(sim, u["bob"], channel)
         assert again.ephemeral and "already" in again.content
         # a non-member clicking Leave
         stranger = sim.user("fay")
@@ -186,7 +187,7 @@ async def test_status_rules_and_abandon(sim, run_bot, make_bot, table, db_path) 
         assert "Pontos nas pontuações" in rules.text
         assert "Pavilhão 16/8/1" in rules.text and "Torre 13/6" in rules.text
 
-        lobby = (await sim.slash(u["ann"], "alhambra new", channel=channel)).response
+        lobby = (await open_game(sim, u["ann"], channel)).response
         await sim.click(u["bob"], lobby, "Join")
         status = await sim.slash(u["eve"], "alhambra status", channel=channel)
         assert status.ephemeral and "bob" in status.text
@@ -209,7 +210,7 @@ async def test_status_rules_and_abandon(sim, run_bot, make_bot, table, db_path) 
 async def test_a_failing_reply_does_not_lose_the_action(sim, run_bot, make_bot, table, db_path):
     _, channel, u = table
     async with run_bot(make_bot()):
-        lobby = (await sim.slash(u["ann"], "alhambra new", channel=channel)).response
+        lobby = (await open_game(sim, u["ann"], channel)).response
         sim.fail_next("callback", status=429, count=1)
         joined = await sim.click(u["bob"], lobby, "Join")
         assert joined.acknowledged
@@ -223,5 +224,5 @@ async def test_a_failing_reply_does_not_lose_the_action(sim, run_bot, make_bot, 
 async def test_the_lobby_shows_the_turn_deadline(sim, run_bot, make_bot, table) -> None:
     _, channel, u = table
     async with run_bot(make_bot()):
-        opened = await sim.slash(u["cid"], "alhambra new", channel=channel, deadline=48)
+        opened = await open_game(sim, u["cid"], channel, deadline=48)
         assert "48時間" in opened.text or "48 hours" in opened.text

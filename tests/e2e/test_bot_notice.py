@@ -47,7 +47,7 @@ async def test_each_player_is_told_once_their_way(sim, run_bot, make_bot, db_pat
         await sim.slash(bruno, "alhambra settings", channel=channel, notify="mention")
         said = await sim.slash(chiyo, "alhambra settings", channel=channel, notify="both")
         assert "by DM and by a mention" in said.content
-        await sim.slash(ana, "alhambra new", channel=channel)
+        await sim.slash(ana, "alhambra new", channel=channel, thread=False)
         for user in (bruno, chiyo):
             await sim.slash(user, "alhambra join", channel=channel)
         await sim.slash(ana, "alhambra start", channel=channel)
@@ -77,7 +77,7 @@ async def test_a_dm_that_cannot_or_need_not_go_becomes_a_mention(
     ana, bruno = users
     sim.block_dms(bruno)
     async with run_bot(make_bot(clock=clock)) as bot:
-        await sim.slash(ana, "alhambra new", channel=channel)
+        await sim.slash(ana, "alhambra new", channel=channel, thread=False)
         await sim.slash(bruno, "alhambra join", channel=channel)
         await sim.slash(ana, "alhambra start", channel=channel)
         await bot.calm()

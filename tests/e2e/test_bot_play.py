@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 
 from fake_discord import FakeDiscord
-from players import Table, play_to_the_end, stored_game
+from players import Table, open_game, play_to_the_end, stored_game
 
 from bot.text import i18n
 from bot.text.present import money_lines
@@ -34,7 +34,7 @@ async def new_table(sim: FakeDiscord, names: list[str], locales: dict[str, str] 
 
 
 async def start(sim: FakeDiscord, channel, users, holes: str = "classic"):
-    lobby = (await sim.slash(users[0], "alhambra new", channel=channel, holes=holes)).response
+    lobby = (await open_game(sim, users[0], channel, holes=holes)).response
     for user in users[1:]:
         await sim.click(user, lobby, "Join")
     started = await sim.click(users[0], lobby, "Start")
@@ -207,7 +207,7 @@ async def test_replies_follow_the_users_language(sim, run_bot, make_bot, db_path
 async def test_computer_players_play_their_turns(sim, run_bot, make_bot, db_path) -> None:
     _, channel, users = await new_table(sim, ["ana"])
     async with run_bot(make_bot()) as bot:
-        lobby = (await sim.slash(users[0], "alhambra new", channel=channel)).response
+        lobby = (await open_game(sim, users[0], channel)).response
         added = await sim.slash(users[0], "alhambra add-bot", channel=channel, level="easy")
         assert "Bot " in added.content and "(easy)" in added.content
         await sim.slash(users[0], "alhambra add-bot", channel=channel, level="random")

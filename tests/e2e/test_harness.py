@@ -20,8 +20,11 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 from fake_discord import (
+    ATTACH_FILES,
+    CREATE_PUBLIC_THREADS,
     EVERYONE_PERMISSIONS,
     MANAGE_GUILD,
+    SEND_MESSAGES_IN_THREADS,
     FakeDiscord,
     InteractionNotAnswered,
     SimulationError,
@@ -183,10 +186,21 @@ class Lobby(app_commands.Group, name="alhambra", description="Play Alhambra"):
 
     @app_commands.command(name="thread", description="Open a thread")
     async def thread(self, interaction: discord.Interaction) -> None:
+        events = interaction.client.events  # type: ignore[attr-defined]
+        events.append(("app_permissions", interaction.app_permissions.value))
         await interaction.response.send_message("table")
         message = await interaction.original_response()
-        thread = await message.create_thread(name="Game 1")
-        await thread.send("welcome to the table")
+        try:
+            thread = await message.create_thread(name="Game 1", auto_archive_duration=10080)
+        except discord.HTTPException as e:
+            events.append(("create_thread", e.status, e.code))
+            return
+        try:
+            await thread.send("welcome to the table")
+        except discord.HTTPException as e:
+            events.append(("send", e.status, e.code))
+        else:
+            events.append("sent")
 
     @settings.command(name="language", description="Set the language")
     async def language(self, interaction: discord.Interaction, code: str) -> None:
@@ -422,6 +436,58 @@ async def test_bot_can_open_a_thread_and_post_in_it(sim, bot, world):
     assert sim.last_message(thread).content == "welcome to the table"
     inside = await sim.slash(alice, "alhambra new", channel=thread, holes="strict")
     assert inside.response.channel is thread
+
+
+def _not_admin(sim: FakeDiscord, guild) -> None:
+    """The bot with a plain member's permissions: the channel's overwrites now count for it."""
+    sim.member(guild, sim.bot_user, permissions=EVERYONE_PERMISSIONS)
+
+
+async def test_creating_a_public_thread_needs_the_permission_in_the_channel(sim, bot, world):
+    guild, chan, alice, _ = world
+    _not_admin(sim, guild)
+    sim.overwrite(chan, sim.bot_user, deny=CREATE_PUBLIC_THREADS)
+    result = await sim.slash(alice, "alhambra thread")
+    await sim.wait_until(lambda: ("create_thread", 403, 50013) in bot.events)
+    assert not int(bot.events[0][1]) & CREATE_PUBLIC_THREADS  # and the bot was told so
+    assert not any(c.is_thread for c in guild.channels)
+    assert result.response.thread is None
+    # the overwrite on @everyone counts too, and a member overwrite can allow it again
+    sim.overwrite(chan, guild, deny=CREATE_PUBLIC_THREADS)
+    sim.overwrite(chan, sim.bot_user, allow=CREATE_PUBLIC_THREADS)
+    await sim.slash(alice, "alhambra thread")
+    await sim.wait_until(lambda: "sent" in bot.events)
+    thread = next(c for c in guild.channels if c.is_thread)
+    assert thread.auto_archive_duration == 10080 and thread.to_json()["parent_id"] == str(chan.id)
+
+
+async def test_posting_in_a_thread_needs_send_messages_in_threads_from_the_parent(sim, bot, world):
+    guild, chan, alice, _ = world
+    _not_admin(sim, guild)
+    sim.overwrite(chan, sim.bot_user, deny=SEND_MESSAGES_IN_THREADS)
+    result = await sim.slash(alice, "alhambra thread")
+    await sim.wait_until(lambda: ("send", 403, 50013) in bot.events)
+    thread = result.response.thread
+    assert thread is not None and sim.channel_messages(thread) == []
+    with pytest.raises(SimulationError):
+        sim.overwrite(thread, sim.bot_user, allow=SEND_MESSAGES_IN_THREADS)  # none of its own
+
+
+async def test_an_interaction_in_a_thread_carries_the_thread_and_its_parents_permissions(
+    sim, bot, world
+):
+    guild, chan, alice, _ = world
+    thread = sim.thread(chan, "chat")
+    _not_admin(sim, guild)
+    sim.overwrite(chan, sim.bot_user, deny=ATTACH_FILES)
+    result = await sim.slash(alice, "alhambra thread", channel=thread)
+    payload = result.payload
+    assert payload["channel_id"] == str(thread.id)
+    assert payload["channel"]["type"] == 11 and payload["channel"]["parent_id"] == str(chan.id)
+    app = int(payload["app_permissions"])
+    assert not app & ATTACH_FILES and app & SEND_MESSAGES_IN_THREADS
+    assert int(payload["member"]["permissions"]) == EVERYONE_PERMISSIONS  # alice: no overwrite
+    await sim.wait_until(lambda: ("create_thread", 400, 50024) in bot.events)  # not in a thread
 
 
 async def test_thread_made_by_a_user_reaches_the_bot(sim, bot, world):

@@ -22,6 +22,7 @@ ALIASES = {
     "edit_message": "PATCH /channels/{channel_id}/messages/{message_id}",
     "delete_message": "DELETE /channels/{channel_id}/messages/{message_id}",
     "create_dm": "POST /users/@me/channels",
+    "create_thread": "POST /channels/{channel_id}/messages/{message_id}/threads",
     "sync_global": "PUT /applications/{application_id}/commands",
     "sync_guild": "PUT /applications/{application_id}/guilds/{guild_id}/commands",
 }

@@ -22,6 +22,15 @@ if TYPE_CHECKING:
 ADMINISTRATOR = 1 << 3
 MANAGE_CHANNELS = 1 << 4
 MANAGE_GUILD = 1 << 5
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
+READ_MESSAGE_HISTORY = 1 << 16
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
+SEND_MESSAGES_IN_THREADS = 1 << 38
 #: What a plain member of a fresh server may do: see, talk, use commands and threads.
 EVERYONE_PERMISSIONS = (
     (1 << 6)  # add reactions
@@ -36,7 +45,14 @@ EVERYONE_PERMISSIONS = (
     | (1 << 38)  # send messages in threads
 )
 ALL_PERMISSIONS = (1 << 50) - 1
+#: What an app may do in a DM with a user (Discord sends this as ``app_permissions`` there).
+DM_PERMISSIONS = (
+    (1 << 6) | VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY
+)
+#: Thread auto-archive durations Discord accepts, in minutes.
+ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 
+HAS_THREAD = 1 << 5
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 IS_COMPONENTS_V2 = 1 << 15
@@ -88,7 +104,7 @@ class Member:
     nick: str | None = None
     joined_at: str = field(default_factory=iso_now)
 
-    def to_json(self, *, with_user: bool = True, channel_permissions: bool = False) -> dict:
+    def to_json(self, *, with_user: bool = True) -> dict:
         data: dict[str, Any] = {
             "roles": [],
             "nick": self.nick,
@@ -100,8 +116,6 @@ class Member:
         }
         if with_user:
             data["user"] = self.user.to_json()
-        if channel_permissions:
-            data["permissions"] = str(self.permissions)
         return data
 
 
@@ -164,7 +178,12 @@ class Guild:
 
 @dataclass(eq=False)
 class Channel:
-    """A text channel, a thread (``parent`` set) or a DM channel (``recipient`` set)."""
+    """A text channel, a thread (``parent`` set) or a DM channel (``recipient`` set).
+
+    ``overwrites`` are the channel's permission overwrites, ``(allow, deny)`` by target id: the
+    guild's id for the @everyone role, else a member's user id. A thread has none of its own:
+    Discord computes a thread's permissions from its parent channel.
+    """
 
     name: str
     type: int = TEXT_CHANNEL
@@ -174,6 +193,9 @@ class Channel:
     owner: User | None = None
     id: int = field(default_factory=snowflake)
     position: int = 0
+    overwrites: dict[int, tuple[int, int]] = field(default_factory=dict)
+    auto_archive_duration: int = 1440
+    deleted: bool = False
 
     @property
     def is_thread(self) -> bool:
@@ -199,7 +221,15 @@ class Channel:
             "name": self.name,
             "guild_id": str(self.guild.id),
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": [
+                {
+                    "id": str(target),
+                    "type": 0 if target == self.guild.id else 1,
+                    "allow": str(allow),
+                    "deny": str(deny),
+                }
+                for target, (allow, deny) in self.overwrites.items()
+            ],
             "nsfw": False,
             "topic": None,
             "last_message_id": None,
@@ -213,7 +243,7 @@ class Channel:
                 member_count=1,
                 thread_metadata={
                     "archived": False,
-                    "auto_archive_duration": 1440,
+                    "auto_archive_duration": self.auto_archive_duration,
                     "archive_timestamp": iso_now(),
                     "locked": False,
                 },
@@ -304,6 +334,8 @@ class Message:
     history: list[dict[str, Any]] = field(default_factory=list)
     #: The allowed_mentions the message was created with (None: Discord's default, ping all).
     allowed_mentions: dict[str, Any] | None = None
+    #: The thread started from this message, if any (it has the message's id).
+    thread: Channel | None = None
 
     def pinged(self) -> set[int]:
         """The users Discord would notify for this message: user mentions in its content,
@@ -360,7 +392,7 @@ class Message:
             "attachments": [a.to_json() for a in self.attachments],
             "timestamp": self.timestamp,
             "edited_timestamp": self.edited_timestamp,
-            "flags": self.flags,
+            "flags": self.flags | (HAS_THREAD if self.thread is not None else 0),
             "tts": False,
             "mention_everyone": False,
             "mentions": [],
@@ -369,6 +401,8 @@ class Message:
         }
         if self.channel.guild is not None:
             data["guild_id"] = str(self.channel.guild.id)
+        if self.thread is not None:
+            data["thread"] = self.thread.to_json()
         if self.webhook_id is not None:
             data["webhook_id"] = str(self.webhook_id)
             data["application_id"] = str(self.webhook_id)

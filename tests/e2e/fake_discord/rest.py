@@ -19,10 +19,19 @@ from aiohttp import web
 from .ids import iso_now, snowflake
 from .interactions import APPLICATION_COMMAND, AUTOCOMPLETE, MESSAGE_COMPONENT, MODAL_SUBMIT
 from .models import (
+    ARCHIVE_DURATIONS,
+    ATTACH_FILES,
+    CREATE_PRIVATE_THREADS,
+    CREATE_PUBLIC_THREADS,
     EPHEMERAL,
     LOADING,
+    MANAGE_CHANNELS,
+    MANAGE_THREADS,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
     Attachment,
     Channel,
     Message,
@@ -77,6 +86,10 @@ def unknown(kind: str, code: int) -> DiscordError:
     return DiscordError(404, code, f"Unknown {kind}")
 
 
+def missing_permissions() -> DiscordError:
+    return DiscordError(403, 50013, "Missing Permissions")
+
+
 class RestApi:
     def __init__(self, sim: FakeDiscord) -> None:
         self.sim = sim
@@ -97,6 +110,7 @@ class RestApi:
         r("GET", "/guilds/{guild_id}/channels", self.get_guild_channels)
         r("GET", "/guilds/{guild_id}/members/{user_id}", self.get_member)
         r("GET", "/channels/{channel_id}", self.get_channel)
+        r("DELETE", "/channels/{channel_id}", self.delete_channel)
         r("GET", "/channels/{channel_id}/messages", self.get_history)
         r("POST", "/channels/{channel_id}/messages", self.post_message)
         r("GET", "/channels/{channel_id}/messages/{message_id}", self.get_message)
@@ -175,6 +189,15 @@ class RestApi:
         if message is None or message.deleted or message.channel is not channel:
             raise unknown("Message", 10008)
         return message
+
+    def _need(self, channel: Channel, permissions: int) -> None:
+        """Refuse (403, 50013) what the bot may not do in a server channel or thread: its
+        permissions there are the member's, the parent channel's overwrites applied."""
+        if channel.is_dm:
+            return
+        have = self.sim.permissions_in(self.sim.bot_user, channel)
+        if have & permissions != permissions:
+            raise missing_permissions()
 
     def _interaction(self, token: str) -> InteractionResult:
         result = self.sim.interactions_by_token.get(token)
@@ -258,6 +281,17 @@ class RestApi:
     async def get_channel(self, record: RecordedRequest, channel_id: str) -> web.Response:
         return json_response(self._channel(channel_id).to_json())
 
+    async def delete_channel(self, record: RecordedRequest, channel_id: str) -> web.Response:
+        channel = self._channel(channel_id)
+        if channel.is_dm:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        self._need(
+            channel, VIEW_CHANNEL | (MANAGE_THREADS if channel.is_thread else MANAGE_CHANNELS)
+        )
+        data = channel.to_json()
+        self.sim.delete_channel(channel)
+        return json_response(data)
+
     async def create_thread(
         self, record: RecordedRequest, channel_id: str, message_id: str | None = None
     ) -> web.Response:
@@ -268,12 +302,25 @@ class RestApi:
         name = str(body.get("name") or "")
         if not 1 <= len(name) <= 100:
             raise invalid_form(("name", "Thread name must be 1 to 100 characters"))
+        archive = int(body.get("auto_archive_duration") or 1440)
+        if archive not in ARCHIVE_DURATIONS:
+            raise invalid_form(("auto_archive_duration", f"Must be one of {ARCHIVE_DURATIONS}"))
+        message = None
         if message_id is not None:
             message = self._message(parent, message_id)
             kind, thread_id = PUBLIC_THREAD, message.id  # a message's thread shares its id
         else:
             kind, thread_id = int(body.get("type") or PRIVATE_THREAD), snowflake()
+        # a thread is made with its parent's permissions (a message's thread is public)
+        needed = CREATE_PUBLIC_THREADS if kind == PUBLIC_THREAD else CREATE_PRIVATE_THREADS
+        self._need(parent, VIEW_CHANNEL | needed)
+        if message is not None and message.thread is not None:
+            raise DiscordError(400, 160004, "A thread has already been created for this message")
         thread = self.sim.thread(parent, name, type=kind, owner=self.sim.bot_user, id=thread_id)
+        thread.auto_archive_duration = archive
+        if message is not None:
+            message.thread = thread
+            self.sim.message_changed(message)
         member = {
             "id": str(thread.id),
             "user_id": str(self.sim.bot_user.id),
@@ -348,6 +395,9 @@ class RestApi:
         channel = self._channel(channel_id)
         if channel.is_dm and channel.recipient is not None and channel.recipient.blocks_dms:
             raise DiscordError(403, 50007, "Cannot send messages to this user")
+        # in a thread Send Messages in Threads counts, not Send Messages (both from the parent)
+        needed = VIEW_CHANNEL | (SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES)
+        self._need(channel, needed | (ATTACH_FILES if record.files else 0))
         message = self.create_message(channel, record)
         return json_response(message.to_json())
 

@@ -38,6 +38,7 @@ from .models import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
     DM_CHANNEL,
+    DM_PERMISSIONS,
     EVERYONE_PERMISSIONS,
     PUBLIC_THREAD,
     TEXT_CHANNEL,
@@ -210,6 +211,57 @@ class FakeDiscord:
         self.notify()
         return thread
 
+    def overwrite(
+        self,
+        channel: Channel,
+        target: User | Guild,
+        *,
+        allow: int | Any = 0,
+        deny: int | Any = 0,
+    ) -> None:
+        """Set the permission overwrite of a member (a user) or of @everyone (the guild) in
+        ``channel``, as a moderator would in the channel's settings (threads take their
+        parent's: set it on the parent)."""
+        if channel.is_thread or channel.is_dm:
+            raise SimulationError("Discord keeps permission overwrites on the parent channel")
+        channel.overwrites[target.id] = (_permission_value(allow), _permission_value(deny))
+        self.gateway.dispatch("CHANNEL_UPDATE", channel.to_json())
+        self.notify()
+
+    def permissions_in(self, user: User, channel: Channel) -> int:
+        """What ``user`` may do in ``channel``, computed the way Discord does: the member's
+        permissions in the server (all that its roles give, as the test set them), then the
+        channel's overwrites for @everyone and then for the member (deny before allow); a
+        thread's are its parent channel's. The owner and an administrator may do everything."""
+        if channel.is_dm:
+            return DM_PERMISSIONS
+        guild = channel.guild
+        assert guild is not None
+        member = guild.members.get(user.id)
+        if member is None:
+            return 0
+        if guild.owner is user or member.permissions & ADMINISTRATOR:
+            return ALL_PERMISSIONS
+        have = member.permissions
+        home = channel.parent if channel.is_thread and channel.parent is not None else channel
+        for target in (guild.id, user.id):
+            allow, deny = home.overwrites.get(target, (0, 0))
+            have = (have & ~deny) | allow
+        return have
+
+    def delete_channel(self, channel: Channel) -> None:
+        """A channel or thread deleted (its messages go with it)."""
+        channel.deleted = True
+        if channel.guild is not None and channel in channel.guild.channels:
+            channel.guild.channels.remove(channel)
+        self.channels_by_id.pop(channel.id, None)
+        event = "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE"
+        data = channel.to_json()
+        if channel.is_thread:
+            data = {k: data[k] for k in ("id", "guild_id", "parent_id", "type")}
+        self.gateway.dispatch(event, data)
+        self.notify()
+
     def dm_channel(self, user: User) -> Channel:
         channel = self.dm_channels.get(user.id)
         if channel is None:
@@ -379,7 +431,7 @@ class FakeDiscord:
             "version": 1,
             "data": data,
             "locale": user.locale,
-            "app_permissions": str(ALL_PERMISSIONS),
+            "app_permissions": str(self.permissions_in(self.bot_user, channel)),
             "entitlements": [],
             "attachment_size_limit": 10 * 1024 * 1024,  # POC pitfall 9
             "channel_id": str(channel.id),
@@ -387,14 +439,15 @@ class FakeDiscord:
         }
         if channel.guild is not None:
             member = self.member(channel.guild, user)
+            allowed = str(self.permissions_in(user, channel))
             payload.update(
                 guild_id=str(channel.guild.id),
                 guild_locale=channel.guild.locale,
-                member=member.to_json(channel_permissions=True),
+                member=member.to_json() | {"permissions": allowed},
                 authorizing_integration_owners={"0": str(channel.guild.id)},
                 context=0,
             )
-            payload["channel"]["permissions"] = str(member.permissions)
+            payload["channel"]["permissions"] = allowed
         else:
             payload.update(
                 user=user.to_json(),

@@ -59,9 +59,9 @@ class ChannelAnnouncer:
     async def _turn_over(self, result: ActResult, locale: str) -> None:
         """Post what the channel has not been told, and the next person's turn message.
 
-        A turn that hands the move to a computer player posts nothing (unless it held a
-        scoring round): its moves are told in the next person's turn message, so the channel
-        gets one message per person's turn, not one per seat."""
+        A turn that hands the move to a computer player posts nothing but its scoring round,
+        if it held one: its moves are told in the next person's turn message, so the channel
+        gets one message per person's turn (and per scoring round), not one per seat."""
         game, state = result.game, result.state
         names = public_names(game, locale)
         channel = self.client.get_partial_messageable(game.channel_id)
@@ -69,8 +69,9 @@ class ChannelAnnouncer:
         public = state.view(None)
         scoring = any(isinstance(e, ScoringHeld) for e in end)
         next_player = game.current_player if not state.is_over else None
+        computer_next = next_player is not None and next_player.is_computer
         previous = await self.service.message_ref(game.id, "turn")
-        if next_player is not None and next_player.is_computer and not scoring:
+        if computer_next and not scoring:
             if previous is not None:  # nobody may act on it while the computers play
                 await self.service.forget_message(game.id, "turn")
                 self._spawn(retire(self.client, previous))
@@ -91,7 +92,7 @@ class ChannelAnnouncer:
                 **extra,
             )
             intro = None
-        if state.is_over:
+        if state.is_over or computer_next:  # nobody may act on the old one meanwhile
             await self.service.forget_message(game.id, "turn")
         else:
             ping = next_player is None or next_player.user_id is None

@@ -16,6 +16,7 @@ from typing import Any
 from fake_discord import FakeDiscord, InteractionResult
 from fake_discord.models import Channel, Message, User
 
+from bot.text import i18n
 from bot.text.present import action_code, action_label, building_name, currency_name
 from engine import (
     Action,
@@ -258,7 +259,14 @@ async def play_by_commands(table: Table, action: Action, user: User, game: Game)
     else:
         raise AssertionError(f"no command for {action!r}")
     assert result.ephemeral, result.text
-    assert "Done" in result.text or "Undone" in result.text, result.text
+    said = [_lead(table.locale, "reply.done"), _lead(table.locale, "reply.undone")]
+    assert any(result.text.startswith(words) for words in said), result.text
+
+
+def _lead(locale: str, key: str) -> str:
+    """How a reply starts in the player's language ("Done", "完了しま"; its first words come
+    before any placeholder in every language)."""
+    return i18n.t(locale, key, next="", action="")[:4]
 
 
 async def play_to_the_end(

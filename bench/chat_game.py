@@ -6,12 +6,13 @@ the turn message's buttons and their private panel) and one computer seat (`norm
 on a manual clock, a few hours between turns as in a real asynchronous game, so turn DMs and
 reminders are sent as they would be. Prints:
 
-- channel posts, split into turn messages (and how many of them address a computer seat),
-  scoring/results posts and the rest (lobby);
+- posts where the game is played (its own thread, the default) and in the channel itself,
+  split into turn messages (and how many of them address a computer seat), scoring/results posts
+  and the rest (lobby);
 - per kind of a person's turn: act interactions (the clicks and menu picks that play it) and
   look interactions (a "Show my hand" click, needed when the panel that opens the turn does not
   show the player's money);
-- DMs per person.
+- DMs and channel pings per person (a turn notifies each person once, by DM by default).
 
     python bench/chat_game.py [--seed 20240601] [--lang en-US]
 """
@@ -86,13 +87,16 @@ async def play(seed: int, lang: str) -> None:
             return AlhambraBot(settings, seed_source=lambda: seed, clock=clock)
 
         async with running_bot(sim, factory) as bot:
-            lobby = (await sim.slash(ana, "alhambra new", channel=channel)).response
+            opened = (await sim.slash(ana, "alhambra new", channel=channel)).response
+            assert opened is not None
+            home = opened.thread or channel  # the game's own thread (the default), if any
+            lobby = sim.channel_messages(home)[0] if home is not channel else opened
             await sim.click(bruno, lobby, "Join")
-            await sim.slash(ana, "alhambra add-bot", channel=channel, level="normal")
+            await sim.slash(ana, "alhambra add-bot", channel=home, level="normal")
             started = await sim.click(ana, lobby, "Start")
             await started.wait_followups(1)
             await bot.calm()
-            table = Table(sim, channel, db_path, {ana.id: ana, bruno.id: bruno}, seed=seed)
+            table = Table(sim, home, db_path, {ana.id: ana, bruno.id: bruno}, seed=seed)
             table.locale = "en" if lang.startswith("en") else lang
             acts: dict[str, list[int]] = defaultdict(list)
             looks: dict[str, list[int]] = defaultdict(list)
@@ -135,18 +139,23 @@ async def play(seed: int, lang: str) -> None:
                 kinds.append(type(action).__name__)
                 table.count(action)
             await bot.idle()
-            posts = sim.channel_messages(channel)
+            posts = sim.channel_messages(home)
+            parent = len(sim.channel_messages(channel)) if home is not channel else 0
             dms = {u.name: len(sim.dms(u)) for u in (ana, bruno)}
+            pings = {u.name: sum(u.id in m.pinged() for m in posts) for u in (ana, bruno)}
             _, game, seats = table.state()
     await sim.stop()
     turn_posts = [m for m in posts if _was_turn_message(m)]
     computer = [m for m in turn_posts if "Bot " in (m.embeds[0].get("title") or "")]
     print(f"one game, seed {seed}, {lang}: {game.turn_number} turns, final {game.scores}")
+    where = "the game's thread" if parent else "the channel"
     print(
-        f"channel posts: {len(posts)} (turn messages {len(turn_posts)}, "
+        f"posts in {where}: {len(posts)} (turn messages {len(turn_posts)}, "
         f"addressed to the computer seat {len(computer)}, other {len(posts) - len(turn_posts)})"
     )
-    print(f"DMs per person: {dms}")
+    if parent:
+        print(f"posts in the channel itself: {parent}")
+    print(f"DMs per person: {dms}; channel pings per person: {pings}")
     header = f"{'kind of turn (a person)':<36} {'turns':>5} {'act':>5} {'look':>5}"
     print(header)
     print("-" * len(header))

@@ -48,21 +48,22 @@ T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 def turn_kind(kinds: list[str], final: bool) -> str:
     if final:
         return "final placement"
-    if "TakeMoney" in kinds:
-        return "take money"
     if any(k in kinds for k in ("RemoveToReserve", "PlaceFromReserve", "Swap")):
         return "redesign"
-    if kinds.count("Buy") > 1 or ("Buy" in kinds and kinds[-1] != "Place"):
+    if "Buy" in kinds and (kinds.count("Buy") > 1 or "TakeMoney" in kinds):
         return "buy with exact payment, then more"
+    if "TakeMoney" in kinds:
+        return "take money"
     return "buy + place"
 
 
 def shows_money(panel: Any) -> bool:
-    """Whether the panel that opens a turn shows the player's own money."""
+    """Whether the panel that opens a turn showed the player's own money when it opened (it is
+    redrawn after each decision, so its first version is the one read)."""
     if panel is None:
         return False
-    names = [a.filename for a in panel.attachments]
-    return any(n.startswith("hand") for n in names) or "💰" in (panel.content or "")
+    first = panel.history[0].get("content") if panel.history else panel.content
+    return "💰" in (first or "")
 
 
 async def settle(bot: Any) -> None:
@@ -87,9 +88,12 @@ async def play(seed: int, lang: str) -> None:
             return AlhambraBot(settings, seed_source=lambda: seed, clock=clock)
 
         async with running_bot(sim, factory) as bot:
-            opened = (await sim.slash(ana, "alhambra new", channel=channel)).response
+            created = await sim.slash(ana, "alhambra new", channel=channel)
+            opened = created.response
             assert opened is not None
-            home = opened.thread or channel  # the game's own thread (the default), if any
+            if not opened.buttons():  # an opening line: the lobby is in the thread it opens
+                await created.wait_followups(1)
+            home = getattr(opened, "thread", None) or channel  # the game's own thread, if any
             lobby = sim.channel_messages(home)[0] if home is not channel else opened
             await sim.click(bruno, lobby, "Join")
             await sim.slash(ana, "alhambra add-bot", channel=home, level="normal")
@@ -146,7 +150,8 @@ async def play(seed: int, lang: str) -> None:
             _, game, seats = table.state()
     await sim.stop()
     turn_posts = [m for m in posts if _was_turn_message(m)]
-    computer = [m for m in turn_posts if "Bot " in (m.embeds[0].get("title") or "")]
+    # a turn message that names no person is addressed to the computer seat
+    computer = [m for m in turn_posts if not any(f"<@{u.id}>" in m.content for u in (ana, bruno))]
     print(f"one game, seed {seed}, {lang}: {game.turn_number} turns, final {game.scores}")
     where = "the game's thread" if parent else "the channel"
     print(
@@ -160,10 +165,9 @@ async def play(seed: int, lang: str) -> None:
     print(header)
     print("-" * len(header))
     for kind in sorted(acts, key=lambda k: -len(acts[k])):
-        print(
-            f"{kind:<36} {len(acts[kind]):>5} {statistics.mean(acts[kind]):>5.1f} "
-            f"{statistics.mean(looks[kind]):>5.1f}"
-        )
+        # the final placement spends no money: no look at the hand is needed there
+        look = "-" if kind == "final placement" else f"{statistics.mean(looks[kind]):.1f}"
+        print(f"{kind:<36} {len(acts[kind]):>5} {statistics.mean(acts[kind]):>5.1f} {look:>5}")
 
 
 def _was_turn_message(message: Any) -> bool:

@@ -14,7 +14,7 @@ import logging
 import weakref
 from datetime import datetime
 
-from ..core.records import GameInfo, SeatInfo, TimerKind, TimerRow
+from ..core.records import GameInfo, NotifySettings, SeatInfo, TimerKind, TimerRow, UserSettings
 from ..core.service import GameService
 from .policy import (
     MIN_GAP,
@@ -36,13 +36,19 @@ async def notice_for(service: GameService, game_id: int, user_id: int) -> TurnNo
     """How this user is told now that their turn in this game started (`policy.turn_notice`):
     the channel's turn message pings them only if this says so, and the DM goes out only if it
     says so, so a turn makes one notification, the one they chose."""
-    settings = await service.settings(user_id)
+    return _notice(
+        await service.settings(user_id),
+        await service.notify_settings(user_id),
+        service.clock.now(),
+        await service.last_action_at(game_id, user_id),
+    )
+
+
+def _notice(
+    settings: UserSettings, prefs: NotifySettings, now: datetime, last: datetime | None
+) -> TurnNotice:
     return turn_notice(
-        settings.turn_notice,
-        dms_on=settings.dm_on_turn,
-        prefs=await service.notify_settings(user_id),
-        now=service.clock.now(),
-        last_action=await service.last_action_at(game_id, user_id),
+        settings.turn_notice, dms_on=settings.dm_on_turn, prefs=prefs, now=now, last_action=last
     )
 
 
@@ -106,7 +112,8 @@ class Reminders:
         now = service.clock.now()
         settings = await service.settings(user_id)
         prefs = await service.notify_settings(user_id)
-        if not (await notice_for(service, game.id, user_id)).dm:
+        last = await service.last_action_at(game.id, user_id)
+        if not _notice(settings, prefs, now, last).dm:
             return
         current = await service.game(game.id)
         if current.current_seat != player.seat or current.turn_started_at != game.turn_started_at:

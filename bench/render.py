@@ -3,9 +3,9 @@
     python bench/render.py [--runs N]
 
 Cases: a player's Alhambra with 0, 20 and 45 buildings (labels for a pending building shown),
-the table for 3 and 6 players, a hand, the score sheet. Fonts and sprites are warmed up first:
-the figures are what every move costs a running bot. Targets: an Alhambra under 20 ms, the
-table under 40 ms.
+the table for 3 and 6 players, a hand, the score sheet, the points table. Fonts and sprites are
+warmed up first: the figures are what every move costs a running bot. Targets: an Alhambra
+under 20 ms, the table under 40 ms, every picture under 200 KiB (the KiB column).
 """
 
 from __future__ import annotations
@@ -23,7 +23,13 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
 from engine import new_game  # noqa: E402
-from render import render_alhambra, render_hand, render_scores, render_table  # noqa: E402
+from render import (  # noqa: E402
+    render_alhambra,
+    render_hand,
+    render_points,
+    render_scores,
+    render_table,
+)
 from render.fonts import describe  # noqa: E402
 from render.samples import (  # noqa: E402
     grown_alhambra,
@@ -57,9 +63,10 @@ def cases() -> list[tuple[str, float | None, Callable[[], bytes]]]:
         ))  # fmt: skip
     game = late(4, 11)
     hand_view = game.view(game.current_seat)
-    out.append(("hand", None, lambda: render_hand(hand_view, name="Ana")))
+    out.append(("hand", 20.0, lambda: render_hand(hand_view, name="Ana")))
     end = play(6, 5).view(None)
-    out.append(("score sheet, 6 players, end", None, lambda: render_scores(end, names(6))))
+    out.append(("score sheet, 6 players, end", 40.0, lambda: render_scores(end, names(6))))
+    out.append(("points table", 20.0, lambda: render_points()))
     return out
 
 
@@ -83,7 +90,9 @@ def main(argv: list[str] | None = None) -> int:
         width = int.from_bytes(png[16:20], "big")
         height = int.from_bytes(png[20:24], "big")
         verdict = "" if target is None else ("ok" if median < target else "SLOW")
-        ok &= verdict != "SLOW"
+        if len(png) > 200 * 1024:
+            verdict = "LARGE"
+        ok &= verdict not in ("SLOW", "LARGE")
         goal = f"< {target:.0f} ms {verdict}" if target else f"(first {first:.0f} ms)"
         print(
             f"{label:<30} {median:>10.1f} {min(times):>8.1f} {len(png) / 1024:>7.1f} "

@@ -1,6 +1,6 @@
 """Pictures of a game, drawn with Pillow from engine views: pure functions returning PNG bytes.
 
-    from render import render_alhambra, render_table, render_hand, render_scores
+    from render import render_alhambra, render_table, render_hand, render_scores, render_points
     png = render_table(game.view(None), names)
 
 Player names are passed in (the engine knows only seats). Each `render_*` has an `*_image`
@@ -8,18 +8,19 @@ twin returning the Pillow image, and `alhambra_layout` tells where each labelled
 Cell codes (`cell_code`, `parse_cell_code`) are what commands and select menus accept.
 """
 
-from . import fonts, sprites, text
+from . import fonts, sprites, symbols, text
 from .alhambra import AlhambraLayout, alhambra_image, alhambra_layout, marked_cells, render_alhambra
 from .cells import cell_code, parse_cell_code
 from .hand import hand_image, render_hand
-from .scores import render_scores, scores_image
+from .scores import points_image, render_points, render_scores, scores_image
 from .table import render_table, table_image
 
 
 def reset_caches() -> None:
     """Drop cached fonts, text measurements and sprites (after a font configuration change)."""
     fonts.reset()
-    for cached in (text.clean, text.runs, text.width, text.fit, text.metrics):
+    symbols.reset()
+    for cached in (text.clean, text.runs, text.width, text.fit, text.metrics, text.glyphs):
         cached.cache_clear()
     for sprite in (
         sprites.tile_sprite,
@@ -38,8 +39,10 @@ __all__ = [
     "hand_image",
     "marked_cells",
     "parse_cell_code",
+    "points_image",
     "render_alhambra",
     "render_hand",
+    "render_points",
     "render_scores",
     "render_table",
     "reset_caches",

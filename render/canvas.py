@@ -1,4 +1,4 @@
-"""Pieces every picture uses: a canvas, PNG bytes, small labelled chips."""
+"""Pieces every picture uses: a canvas, PNG bytes, chips with a shape, pills with a word."""
 
 from __future__ import annotations
 
@@ -6,10 +6,20 @@ import io
 
 from PIL import Image, ImageDraw
 
-from engine import Building
+from engine import Building, Currency
 
 from . import text
-from .palette import BUILDING_FILL, BUILDING_LETTER, BUILDING_TEXT, INK, PAPER, RGB, darker
+from .palette import (
+    BUILDING_FILL,
+    BUILDING_TEXT,
+    CURRENCY_FILL,
+    CURRENCY_TEXT,
+    INK,
+    PAPER,
+    RGB,
+    darker,
+)
+from .symbols import building_symbol, currency_symbol
 
 #: The widest a picture may be: every canvas is clamped to it and the render tests check it.
 #: Layouts aim well below it.
@@ -24,47 +34,44 @@ def new_canvas(
 
 
 def to_png(img: Image.Image) -> bytes:
-    """PNG bytes, as a palette image when the picture has few enough colours.
+    """PNG bytes, RGB, at a fast compression level.
 
-    Pictures are flat colours plus anti-aliased edges. Keeping the 256 most frequent colours
-    keeps every flat colour exact and maps rare edge shades to their nearest kept colour: the
-    difference is invisible, and the file is smaller and encodes several times faster than RGB
-    (PNG filtering works per byte), which matters when a picture is drawn on every move."""
+    A palette PNG would be smaller, but Pillow maps colours to a palette through a coarse
+    cache that can swap a flat colour for a close neighbour (a label's yellow for the shade of
+    its anti-aliased edge), and players and tests rely on flat colours being exact. Level 1
+    encodes a table in about the time the palette took, at 30-70 KiB, far under Discord's
+    limits."""
     out = io.BytesIO()
-    colours = img.getcolors(1 << 14) if img.mode == "RGB" else None
-    if colours is None:
-        img.save(out, format="PNG", compress_level=3)
-        return out.getvalue()
-    colours.sort(reverse=True)
-    palette = Image.new("P", (1, 1))
-    flat: list[int] = []
-    for _n, rgb in colours[:256]:
-        assert isinstance(rgb, tuple)  # an RGB image's colours are (r, g, b), never one number
-        flat.extend(rgb)
-    palette.putpalette(flat)
-    img.quantize(palette=palette, dither=Image.Dither.NONE).save(
-        out, format="PNG", compress_level=3
-    )
+    img.convert("RGB").save(out, format="PNG", compress_level=1)
     return out.getvalue()
 
 
 def building_chip(
-    d: ImageDraw.ImageDraw, x: float, y: float, building: Building, size: int
+    img: Image.Image, d: ImageDraw.ImageDraw, x: float, y: float, building: Building, size: int
 ) -> None:
-    """A small square in the building's colour with its letter: the legend of counts."""
+    """A square in the building's colour with its shape: the head of a column of counts."""
     fill = BUILDING_FILL[building]
     d.rounded_rectangle(
         (x, y, x + size - 1, y + size - 1), max(2, size // 5), fill=fill, outline=darker(fill, 0.6)
     )
-    text.draw(
-        d,
-        (x + size / 2, y + size / 2),
-        BUILDING_LETTER[building],
-        round(size * 0.62),
-        BUILDING_TEXT[building],
-        bold=True,
-        anchor="mm",
-    )
+    mark = round(size * 0.7)
+    off = (size - mark) // 2
+    paste(img, building_symbol(building, mark, BUILDING_TEXT[building]), (x + off, y + off))
+
+
+def currency_chip(
+    img: Image.Image, d: ImageDraw.ImageDraw, x: float, y: float, currency: Currency, size: int
+) -> None:
+    """A disc in the currency's colour with its shape."""
+    fill = CURRENCY_FILL[currency]
+    d.ellipse((x, y, x + size - 1, y + size - 1), fill=fill, outline=darker(fill, 0.6))
+    mark = round(size * 0.62)
+    off = (size - mark) // 2
+    paste(img, currency_symbol(currency, mark, CURRENCY_TEXT[currency]), (x + off, y + off))
+
+
+def paste(canvas: Image.Image, sprite: Image.Image, xy: tuple[float, float]) -> None:
+    canvas.paste(sprite, (int(xy[0]), int(xy[1])), sprite)
 
 
 def pill(

@@ -1,7 +1,8 @@
 """Colours and letters shared by every picture (the words are in `render.labels`).
 
-Building and currency colours follow the box (RULES.md section 1). Every building type also has
-its own letter, so the pictures read the same to colour-blind players and in greyscale.
+Building and currency colours follow the box (RULES.md section 1). Every building type and
+currency also has its own shape (`render.symbols`), so the pictures read the same to colour-blind
+players, in greyscale and in every language.
 """
 
 from __future__ import annotations
@@ -43,15 +44,6 @@ BUILDING_TEXT: dict[Building, RGB] = {
     Building.GARDEN: (255, 255, 255),
     Building.TOWER: (255, 255, 255),
 }
-BUILDING_LETTER: dict[Building, str] = {
-    Building.PAVILION: "P",
-    Building.SERAGLIO: "S",
-    Building.ARCADES: "A",
-    Building.CHAMBERS: "C",
-    Building.GARDEN: "G",
-    Building.TOWER: "T",
-}
-
 CURRENCY_FILL: dict[Currency, RGB] = {
     Currency.CROWN: (242, 196, 40),
     Currency.DIRHAM: (70, 160, 80),

@@ -12,6 +12,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from PIL import Image
+
 from engine import (
     TILES,
     Action,
@@ -29,6 +31,8 @@ from engine import (
 from engine.catalogue import CARD_VALUE
 
 from .alhambra import Mode
+from .canvas import to_png
+from .labels import Labels
 
 NAMES = (
     "Ana",
@@ -147,76 +151,108 @@ def names(players: int) -> list[str]:
 
 @dataclass(frozen=True)
 class Sample:
-    """One picture of the gallery: a file name and how to draw it."""
+    """One picture of the gallery: a file name, which kind of picture it is (how the bot posts
+    it: `render.display.SHOWN`) and how to draw it, in the words of the labels it is given."""
 
     name: str
-    draw: Callable[[], bytes]
+    kind: str
+    image: Callable[[Labels | None], Image.Image]
+
+    def draw(self, labels: Labels | None = None) -> bytes:
+        return to_png(self.image(labels))
 
 
 def gallery() -> list[Sample]:
-    from .alhambra import render_alhambra
-    from .hand import render_hand
-    from .scores import render_scores
-    from .table import render_table
+    from .alhambra import alhambra_image
+    from .hand import hand_image
+    from .scores import points_image, scores_image
+    from .table import table_image
 
     samples: list[Sample] = []
+    Draw = Callable[[Labels | None], Image.Image]
 
-    def add(name: str, draw: Callable[[], bytes]) -> None:
-        samples.append(Sample(name, draw))
+    def add(name: str, kind: str, image: Draw) -> None:
+        samples.append(Sample(name, kind, image))
 
-    def table(at: Callable[[int, int], Game], players: int, seed: int) -> Callable[[], bytes]:
-        return lambda: render_table(at(players, seed).view(None), names(players))
+    def table(at: Callable[[int, int], Game], players: int, seed: int) -> Draw:
+        return lambda labels: table_image(
+            at(players, seed).view(None), names(players), labels=labels
+        )
 
-    def scores(at: Callable[[int, int], Game], players: int, seed: int) -> Callable[[], bytes]:
-        return lambda: render_scores(at(players, seed).view(None), names(players))
+    def scores(at: Callable[[int, int], Game], players: int, seed: int) -> Draw:
+        return lambda labels: scores_image(
+            at(players, seed).view(None), names(players), labels=labels
+        )
 
     for players, seed in ((2, 3), (4, 11), (6, 5)):
-        add(f"table_{players}p_start", table(new_game, players, seed))
-        add(f"table_{players}p_middle", table(middle, players, seed))
-        add(f"table_{players}p_end", table(play, players, seed))
-        add(f"scores_{players}p_middle", scores(late, players, seed))
-        add(f"scores_{players}p_end", scores(play, players, seed))
+        add(f"table_{players}p_start", "table", table(new_game, players, seed))
+        add(f"table_{players}p_middle", "table", table(middle, players, seed))
+        add(f"table_{players}p_end", "table", table(play, players, seed))
+        add(f"scores_{players}p_middle", "scores", scores(late, players, seed))
+        add(f"scores_{players}p_end", "scores", scores(play, players, seed))
+    add("points", "points", lambda labels: points_image(labels=labels))
 
-    def hand(players: int, seed: int, at: Callable[[int, int], Game]) -> bytes:
-        game = at(players, seed)
-        seat = game.current_seat if game.current_seat is not None else 0
-        return render_hand(game.view(seat), name=names(players)[seat])
+    def hand(players: int, seed: int, at: Callable[[int, int], Game]) -> Draw:
+        def draw(labels: Labels | None) -> Image.Image:
+            game = at(players, seed)
+            seat = game.current_seat if game.current_seat is not None else 0
+            return hand_image(game.view(seat), name=names(players)[seat], labels=labels)
 
-    add("hand_4p_start", lambda: hand(4, 11, lambda p, s: new_game(p, s)))
-    add("hand_4p_middle", lambda: hand(4, 11, middle))
-    add("hand_6p_late", lambda: hand(6, 5, late))
+        return draw
+
+    add("hand_4p_start", "hand", hand(4, 11, lambda p, s: new_game(p, s)))
+    add("hand_4p_middle", "hand", hand(4, 11, middle))
+    add("hand_6p_late", "hand", hand(6, 5, late))
 
     def alhambra(
         players: int, seed: int, at: Callable[[int, int], Game], seat: int | None = None
-    ) -> bytes:
-        game = at(players, seed)
-        view = game.view(None)
-        seat = seat if seat is not None else (game.current_seat or 0)
-        return render_alhambra(view, seat, name=names(players)[seat])
+    ) -> Draw:
+        def draw(labels: Labels | None) -> Image.Image:
+            game = at(players, seed)
+            chosen = seat if seat is not None else (game.current_seat or 0)
+            return alhambra_image(
+                game.view(None), chosen, name=names(players)[chosen], labels=labels
+            )
 
-    add("alhambra_start", lambda: alhambra(4, 11, lambda p, s: new_game(p, s)))
-    add("alhambra_middle", lambda: alhambra(4, 11, middle))
-    add("alhambra_end_6p", lambda: alhambra(6, 5, play, seat=2))
+        return draw
 
-    def placement(players: int, seed: int, rounds: int) -> bytes:
-        game = placing(players, seed, rounds)
-        seat = game.current_seat
-        assert seat is not None and game.pending
-        return render_alhambra(
-            game.view(seat), seat, name=names(players)[seat], placing=game.pending[0]
-        )
+    add("alhambra_start", "alhambra", alhambra(4, 11, lambda p, s: new_game(p, s)))
+    add("alhambra_middle", "alhambra", alhambra(4, 11, middle))
+    add("alhambra_end_6p", "alhambra", alhambra(6, 5, play, seat=2))
 
-    add("alhambra_placing_early", lambda: placement(2, 3, 0))
-    add("alhambra_placing_late", lambda: placement(4, 11, 2))
+    def placement(players: int, seed: int, rounds: int) -> Draw:
+        def draw(labels: Labels | None) -> Image.Image:
+            game = placing(players, seed, rounds)
+            seat = game.current_seat
+            assert seat is not None and game.pending
+            return alhambra_image(
+                game.view(seat),
+                seat,
+                name=names(players)[seat],
+                placing=game.pending[0],
+                labels=labels,
+            )
 
-    def big(n: int, mode: Mode = "place") -> bytes:
-        view = new_game(3, 1).view(None)
-        tiles = grown_alhambra(n, seed=n)
-        view = with_alhambra(view, 1, tiles, unused_tiles(tiles, 5))
-        spare = next(t for t in range(1, 55) if t not in tiles.values())
-        return render_alhambra(view, 1, name=names(4)[3], placing=spare, mode=mode)
+        return draw
 
-    add("alhambra_huge_45", lambda: big(45))
-    add("alhambra_huge_swap", lambda: big(30, mode="swap"))
-    add("alhambra_huge_remove", lambda: big(30, mode="remove"))
+    add("alhambra_placing_early", "alhambra", placement(2, 3, 0))
+    add("alhambra_placing_late", "alhambra", placement(4, 11, 2))
+    add("alhambra_placing_6p_late", "alhambra", placement(6, 5, 2))
+
+    def big(n: int, mode: Mode = "place") -> Draw:
+        def draw(labels: Labels | None) -> Image.Image:
+            view = new_game(3, 1).view(None)
+            tiles = grown_alhambra(n, seed=n)
+            view = with_alhambra(view, 1, tiles, unused_tiles(tiles, 5))
+            spare = next(t for t in range(1, 55) if t not in tiles.values())
+            return alhambra_image(
+                view, 1, name=names(4)[3], placing=spare, mode=mode, labels=labels
+            )
+
+        return draw
+
+    add("alhambra_huge_40", "alhambra", big(40))
+    add("alhambra_huge_45", "alhambra", big(45))
+    add("alhambra_huge_swap", "alhambra", big(30, mode="swap"))
+    add("alhambra_huge_remove", "alhambra", big(30, mode="remove"))
     return samples

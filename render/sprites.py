@@ -13,23 +13,22 @@ from PIL import Image, ImageDraw
 from engine import CARDS, TILES, Building, Currency, Side
 
 from . import text
+from .canvas import paste
 from .palette import (
     BUILDING_FILL,
-    BUILDING_LETTER,
     BUILDING_TEXT,
     CURRENCY_FILL,
     CURRENCY_TEXT,
-    INK,
     PAPER_DARK,
     WALL,
     WATER,
     darker,
     lighter,
 )
+from .symbols import building_symbol, currency_symbol
 
-#: Tiles at least this big show their cost; at least LETTER_MIN their letter.
-COST_MIN = 40
-LETTER_MIN = 18
+#: Tiles at least this big show their type's shape.
+SYMBOL_MIN = 12
 
 
 def wall_thickness(size: int) -> int:
@@ -57,7 +56,11 @@ def wall_box(size: int, side: Side, x: int = 0, y: int = 0) -> tuple[int, int, i
 
 @lru_cache(maxsize=1024)
 def tile_sprite(tile: int, size: int) -> Image.Image:
-    """One building (or the fountain, tile 0) filling a size x size cell, walls included."""
+    """One building (or the fountain, tile 0) filling a size x size cell, walls included.
+
+    The building's type is its colour and its shape (`render.symbols`), never a letter: the
+    same tile reads in every language. Costs are drawn by the pictures that need them, at a
+    size they know to be legible."""
     if tile == 0:
         return fountain_sprite(size)
     info = TILES[tile]
@@ -78,25 +81,10 @@ def tile_sprite(tile: int, size: int) -> Image.Image:
             outline=lighter(fill, 0.35) if info.building is not Building.CHAMBERS else (210,) * 3,
             width=1,
         )
-    ink = BUILDING_TEXT[info.building]
-    if size >= LETTER_MIN:
-        letter_size = round(size * (0.40 if size >= COST_MIN else 0.55))
-        cy = size * (0.42 if size >= COST_MIN else 0.5)
-        text.draw(
-            d,
-            (size / 2, cy),
-            BUILDING_LETTER[info.building],
-            letter_size,
-            ink,
-            bold=True,
-            anchor="mm",
-        )
-    if size >= COST_MIN:
-        cost_size = max(10, round(size * 0.22))
-        r = cost_size * 0.75
-        cx, cy = size / 2, size * 0.76
-        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(255, 250, 235), outline=darker(fill, 0.6))
-        text.draw(d, (cx, cy), str(info.cost), cost_size, INK, bold=True, anchor="mm")
+    if size >= SYMBOL_MIN:
+        mark = round(size * 0.56)
+        symbol = building_symbol(info.building, mark, BUILDING_TEXT[info.building])
+        paste(img, symbol, ((size - mark) // 2, (size - mark) // 2))
     for side in info.walls:
         d.rectangle(wall_box(size, side), fill=WALL)
     return img
@@ -127,6 +115,8 @@ def card_sprite(card: int, width: int, height: int) -> Image.Image:
 
 @lru_cache(maxsize=512)
 def value_card(currency: Currency, value: int, width: int, height: int) -> Image.Image:
+    """The value large in the middle and the currency's shape above it, so a card reads in any
+    language and to any eye (never an abbreviation like DIR / DIN)."""
     fill = CURRENCY_FILL[currency]
     ink = CURRENCY_TEXT[currency]
     img = Image.new("RGBA", (width, height), (0, 0, 0, 0))
@@ -138,21 +128,14 @@ def value_card(currency: Currency, value: int, width: int, height: int) -> Image
     d.rounded_rectangle(
         (3, 3, width - 4, height - 4), max(2, radius - 2), outline=lighter(fill, 0.4), width=1
     )
-    text.draw(
-        d, (width / 2, height * 0.45), str(value), round(height * 0.5), ink, bold=True, anchor="mm"
-    )
-    if height >= 40:
-        text.draw(
-            d,
-            (width / 2, height - 4),
-            currency.label[:3].upper(),
-            max(8, round(height * 0.16)),
-            ink,
-            bold=True,
-            anchor="mb",
-        )
+    mark = max(6, round(min(width * 0.5, height * 0.3)))
+    symbol = currency_symbol(currency, mark, ink)
+    paste(img, symbol, ((width - mark) // 2, round(height * 0.07)))
+    value_size = value_font(width, height)
+    text.draw(d, (width / 2, height * 0.66), str(value), value_size, ink, bold=True, anchor="mm")
     return img
 
 
-def paste(canvas: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
-    canvas.paste(sprite, (int(xy[0]), int(xy[1])), sprite)
+def value_font(width: int, height: int) -> int:
+    """The size a card's value is drawn at: two digits fit its width."""
+    return max(6, min(round(height * 0.46), round(width * 0.62)))

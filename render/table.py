@@ -1,77 +1,114 @@
-"""The table, posted in the channel every turn: market, money pool, counts, and every player.
+"""The table, posted in the channel every turn: market, money pool and one line per player.
 
-One picture answers what players ask between turns: what is for sale and in which currency, what
-money is in the pool, who is ahead, who holds many cards, how everyone's Alhambra looks, whose
-turn it is and how far the game has gone.
+It is shown in an embed, which Discord fits into 400 x 300 on desktop and about 300 px wide on a
+phone (`render.display`), so it is drawn for that size: 720 px wide, no text under 24 px (10 px
+on a phone's screen), and only what everyone needs every turn: each market slot's number,
+currency, building and price; the money pool; per player the score, cards in hand, longest wall,
+reserve and buildings per type; whose turn it is and how far the game has gone. Whole Alhambras
+need room to be read, so they are drawn where they get it: the acting player's panel and the
+Board button (`render.alhambra`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
 from engine import TILES, Building, Currency, PlayerView, SeatView
 
 from . import text
-from .canvas import building_chip, new_canvas, pill, to_png
-from .labels import Labels, building_name, counted, currency_name, label
+from .canvas import building_chip, currency_chip, new_canvas, paste, to_png
+from .labels import Labels, building_name, currency_name, label
 from .palette import (
     CURRENCY_FILL,
     CURRENCY_TEXT,
     GOOD,
-    GRID,
     INK,
     MUTED,
     PANEL,
     PAPER_DARK,
     TURN,
+    WALL,
     WALL_HIGHLIGHT,
     darker,
+    lighter,
 )
-from .sprites import card_sprite, paste, tile_sprite
+from .sprites import card_sprite, tile_sprite
 
-WIDTH = 920
-MARGIN = 16
-GAP = 12
-TOP = 64
-SLOT_W = 142
-SLOT_H = 186
-SLOT_TILE = 96
-CARD_W, CARD_H = 56, 78
-PANEL_H = 250
-MINI_MAX = 26
+WIDTH = 720
+MARGIN = 14
+GAP = 8
+#: The smallest font on the table: 24 px is 10 px on a phone (x 0.42) and 12 on desktop.
+SMALL = 24
+HEADER_H = 44
+TOP = MARGIN + HEADER_H + 6
+SLOT_W = 130
+MARKET_H = 190
+BAND = 34
+SLOT_TILE = 66
+POOL_W = WIDTH - 2 * MARGIN - 4 * SLOT_W - 3 * GAP - 10
+CARD_W, CARD_H = 62, 56
+HEAD_H = 38
+ROW_H = 44
+LEGEND_H = 38
+
+#: Columns of the players' lines: (key, width); the name takes what is left.
+MARK_W = 32
+SCORE_W = 60
+STAT_W = 46
+TYPE_W = 45
+
+
+@dataclass(frozen=True, slots=True)
+class _Columns:
+    mark: int
+    name: int
+    name_w: int
+    score: int
+    stats: tuple[int, int, int]
+    types: tuple[int, ...]
+
+
+def _columns() -> _Columns:
+    x = MARGIN
+    mark = x
+    x += MARK_W
+    name = x + 6
+    types_left = WIDTH - MARGIN - 6 * TYPE_W
+    stats_left = types_left - 3 * STAT_W - 4
+    score = stats_left - SCORE_W
+    stats = (stats_left, stats_left + STAT_W, stats_left + 2 * STAT_W)
+    types = tuple(types_left + i * TYPE_W for i in range(6))
+    return _Columns(mark, name, score - name - 8, score, stats, types)
 
 
 def table_image(
     view: SeatView, names: Sequence[str], *, labels: Labels | None = None
 ) -> Image.Image:
     """The picture as a Pillow image (see `render_table`)."""
-    entries: list[PlayerView | None] = list(view.table)
-    if view.dirk is not None:
-        entries.append(None)  # Dirk's panel
-    cols = len(entries) if len(entries) <= 3 else (2 if len(entries) == 4 else 3)
-    rows = -(-len(entries) // cols)
-    panels_y = TOP + SLOT_H + 2 * GAP + 8
-    panel_h = PANEL_H if rows == 1 else PANEL_H - 40
-    height = panels_y + rows * (panel_h + GAP) - GAP + MARGIN
+    rows = len(view.table) + (1 if view.dirk is not None else 0)
+    lines_top = TOP + MARKET_H + 12
+    height = lines_top + HEAD_H + rows * ROW_H + LEGEND_H + MARGIN
     img, d = new_canvas(WIDTH, height)
     _header(d, view, names, labels)
     _market(img, d, view, labels)
     _pool(img, d, view, labels)
-    panel_w = (WIDTH - 2 * MARGIN - (cols - 1) * GAP) // cols
-    for i, entry in enumerate(entries):
-        r, c = divmod(i, cols)
-        box = (
-            MARGIN + c * (panel_w + GAP),
-            panels_y + r * (panel_h + GAP),
-            MARGIN + c * (panel_w + GAP) + panel_w,
-            panels_y + r * (panel_h + GAP) + panel_h,
-        )
-        if entry is None:
-            _dirk_panel(img, d, view, box, labels)
-        else:
-            _player_panel(img, d, view, entry, _name(names, entry.seat, labels), box, labels)
+    cols = _columns()
+    _lines_head(img, d, cols, lines_top, labels)
+    y = lines_top + HEAD_H
+    order = list(range(len(view.table)))
+    if view.is_over and view.ranks:
+        ranks = view.ranks
+        order.sort(key=lambda s: (ranks[s], s))
+    for i, seat in enumerate(order):
+        _player_line(img, d, view, view.table[seat], _name(names, seat, labels), cols, y, i)
+        y += ROW_H
+    if view.dirk is not None:
+        _dirk_line(d, view, cols, y, labels)
+        y += ROW_H
+    _legend(img, d, y + 6, labels)
     return img
 
 
@@ -83,12 +120,13 @@ def render_table(view: SeatView, names: Sequence[str], *, labels: Labels | None 
 
 def _name(names: Sequence[str], seat: int, labels: Labels | None) -> str:
     name = names[seat] if seat < len(names) else ""
-    return name if text.clean(name, 20, True) else label(labels, "player", n=seat + 1)
+    return name if text.clean(name, SMALL, True) else label(labels, "player", n=seat + 1)
 
 
 def _header(
     d: ImageDraw.ImageDraw, view: SeatView, names: Sequence[str], labels: Labels | None
 ) -> None:
+    mid = MARGIN + HEADER_H / 2
     if view.is_over:
         ranks = view.ranks or ()
         winners = [_name(names, s, labels) for s, r in enumerate(ranks) if r == 1]
@@ -100,38 +138,36 @@ def _header(
         title = label(labels, key, name=who)
     else:
         title = label(labels, "title")
-    right = WIDTH - MARGIN
-    # Right to left: supply, deck, scoring rounds.
-    supply = label(labels, "supply", n=view.supply_size)
-    box = pill(d, (right, MARGIN), supply, 15, PANEL, anchor="r", max_width=150)
-    deck = label(labels, "deck", n=view.deck_size)
-    box = pill(d, (box[0] - 8, MARGIN), deck, 15, PANEL, anchor="r", max_width=120)
+    # Right to left: the three scoring rounds (green once held), after the word "scoring".
     held = {r.round_no for r in view.scoring_rounds}
-    x = box[0] - 8
+    x = WIDTH - MARGIN
+    disc = 34
     for round_no in (3, 2, 1):
         done = round_no in held
-        box = pill(
-            d,
-            (x, MARGIN),
-            f"{round_no}",
-            15,
-            GOOD if done else PAPER_DARK,
-            (255, 255, 255) if done else MUTED,
-            anchor="r",
+        left = x - disc
+        d.ellipse(
+            (left, mid - disc / 2, x, mid + disc / 2),
+            fill=GOOD if done else PAPER_DARK,
+            outline=darker(GOOD if done else PAPER_DARK, 0.8),
         )
-        x = box[0] - 4
-    scoring = text.fit(label(labels, "scoring"), 15, 120)
-    text.draw(d, (x - 4, MARGIN + 11), scoring, 15, MUTED, anchor="rm")
-    x -= 4 + text.width(scoring, 15) + 16
+        ink = (255, 255, 255) if done else MUTED
+        text.draw(d, (left + disc / 2, mid), str(round_no), SMALL, ink, bold=True, anchor="mm")
+        x = left - 4
+    scoring = label(labels, "scoring")
+    x -= 4 + text.draw(d, (x - 4, mid), scoring, SMALL, MUTED, anchor="rm", max_width=150)
+    x -= 16
     w = 0
-    if not view.is_over:
-        turn = label(labels, "turn", n=view.turn_number)
-        w = text.draw(d, (MARGIN, MARGIN + 11), turn, 16, MUTED, anchor="lm", max_width=120) + 10
+    room = round(x - MARGIN)
+    turn = label(labels, "turn", n=view.turn_number)
+    turn_w = text.width(text.fit(turn, SMALL, 130), SMALL) + 10
+    # the turn number gives way to the title (the turn message says it too)
+    if not view.is_over and text.width(text.clean(title, 28, True), 28, True) <= room - turn_w:
+        w = text.draw(d, (MARGIN, mid), turn, SMALL, MUTED, anchor="lm", max_width=130) + 10
     text.draw(
         d,
-        (MARGIN + w, MARGIN + 11),
+        (MARGIN + w, mid),
         title,
-        24,
+        28,
         INK,
         bold=True,
         anchor="lm",
@@ -144,188 +180,195 @@ def _market(
 ) -> None:
     for slot, currency in enumerate(Currency):
         left = MARGIN + slot * (SLOT_W + GAP)
-        top = TOP
+        top, bottom = TOP, TOP + MARKET_H
         fill = CURRENCY_FILL[currency]
+        ink = CURRENCY_TEXT[currency]
         d.rounded_rectangle(
-            (left, top, left + SLOT_W, top + SLOT_H),
-            10,
-            fill=PANEL,
-            outline=darker(fill, 0.8),
-            width=2,
+            (left, top, left + SLOT_W, bottom), 10, fill=PANEL, outline=darker(fill, 0.8), width=2
         )
-        d.rounded_rectangle((left, top, left + SLOT_W, top + 30), 10, fill=fill)
-        d.rectangle((left, top + 20, left + SLOT_W, top + 30), fill=fill)
+        d.rounded_rectangle((left, top, left + SLOT_W, top + BAND), 10, fill=fill)
+        d.rectangle((left, top + BAND - 10, left + SLOT_W, top + BAND), fill=fill)
         text.draw(
             d,
-            (left + SLOT_W / 2, top + 15),
+            (left + SLOT_W / 2, top + BAND / 2),
             currency_name(labels, currency),
-            17,
-            CURRENCY_TEXT[currency],
+            SMALL,
+            ink,
             bold=True,
             anchor="mm",
-            max_width=SLOT_W - 12,
+            max_width=SLOT_W - 6,
         )
+        # The slot's number, with the currency's shape: "slot 2" is what commands say.
+        body = top + BAND
+        d.rounded_rectangle(
+            (left + 6, body + 8, left + 40, body + 8 + 34), 8, fill=darker(fill, 0.75)
+        )
+        text.draw(
+            d, (left + 23, body + 25), str(slot + 1), SMALL, (255, 255, 255), bold=True, anchor="mm"
+        )
+        currency_chip(img, d, left + 9, body + 50, currency, 28)
         tile = view.market[slot] if slot < len(view.market) else None
         cx = left + SLOT_W / 2
         if tile is None:
             empty = label(labels, "empty")
             text.draw(
-                d,
-                (cx, top + 30 + (SLOT_H - 30) / 2),
-                empty,
-                16,
-                MUTED,
-                anchor="mm",
-                max_width=SLOT_W,
+                d, (cx + 20, body + 50), empty, SMALL, MUTED, anchor="mm", max_width=SLOT_W - 50
             )
             continue
-        paste(img, tile_sprite(tile, SLOT_TILE), (round(cx - SLOT_TILE / 2), top + 38))
         info = TILES[tile]
         assert info.building is not None
+        tile_left = left + SLOT_W - 8 - SLOT_TILE
+        paste(img, tile_sprite(tile, SLOT_TILE), (tile_left, body + 8))
+        # The price, large, where the eye lands after the building.
+        price_y = body + 8 + SLOT_TILE + 4
         text.draw(
             d,
-            (cx, top + SLOT_H - 14),
+            (tile_left + SLOT_TILE / 2, price_y),
+            str(info.cost),
+            30,
+            INK,
+            bold=True,
+            anchor="mt",
+        )
+        text.draw(
+            d,
+            (cx, bottom - 16),
             building_name(labels, info.building),
-            16,
+            SMALL,
             INK,
             anchor="mm",
-            max_width=SLOT_W - 12,
+            max_width=SLOT_W - 4,
         )
 
 
 def _pool(img: Image.Image, d: ImageDraw.ImageDraw, view: SeatView, labels: Labels | None) -> None:
-    left = MARGIN + 4 * (SLOT_W + GAP) + 8
+    left = WIDTH - MARGIN - POOL_W
     right = WIDTH - MARGIN
-    d.rounded_rectangle((left, TOP, right, TOP + SLOT_H), 10, fill=PAPER_DARK)
-    title = label(labels, "money_pool")
+    d.rounded_rectangle((left, TOP, right, TOP + MARKET_H), 10, fill=PAPER_DARK)
     mid = (left + right) / 2
-    text.draw(d, (mid, TOP + 15), title, 17, INK, bold=True, anchor="mm", max_width=right - left)
-    inner = right - left
-    per_row = 4 if inner >= 4 * CARD_W + 5 * 8 else 2
-    gap = (inner - per_row * CARD_W) / (per_row + 1)
-    rows = 1 if per_row == 4 else 2
-    y0 = TOP + 36 + (SLOT_H - 36 - rows * CARD_H - (rows - 1) * 8) / 2
+    title = label(labels, "money_pool")
+    text.draw(d, (mid, TOP + BAND / 2), title, SMALL, INK, anchor="mm", max_width=POOL_W - 6)
+    gap = (POOL_W - 2 * CARD_W) / 3
+    y0 = TOP + BAND + 4
     if not view.pool:
         empty = label(labels, "empty")
-        text.draw(d, (mid, TOP + SLOT_H / 2 + 14), empty, 16, MUTED, anchor="mm")
-    for i, card in enumerate(view.pool):
-        r, c = divmod(i, per_row)
+        text.draw(d, (mid, y0 + CARD_H), empty, SMALL, MUTED, anchor="mm", max_width=POOL_W - 8)
+    for i, card in enumerate(view.pool[:4]):
+        r, c = divmod(i, 2)
         paste(
             img,
             card_sprite(card, CARD_W, CARD_H),
-            (round(left + gap + c * (CARD_W + gap)), round(y0 + r * (CARD_H + 8))),
+            (round(left + gap + c * (CARD_W + gap)), y0 + r * (CARD_H + 6)),
         )
+    deck = label(labels, "deck", n=view.deck_size)
+    text.draw(d, (mid, TOP + MARKET_H - 18), deck, SMALL, MUTED, anchor="mm", max_width=POOL_W - 8)
 
 
-def _player_panel(
+def _lines_head(
+    img: Image.Image, d: ImageDraw.ImageDraw, cols: _Columns, y: int, labels: Labels | None
+) -> None:
+    """Column heads: points, then a drawn icon for cards, wall and reserve, then each type."""
+    mid = y + HEAD_H / 2
+    pts = label(labels, "pts")
+    text.draw(
+        d, (cols.score + SCORE_W / 2, mid), pts, SMALL, MUTED, bold=True, anchor="mm",
+        max_width=SCORE_W,
+    )  # fmt: skip
+    for kind, x in zip(("hand", "wall", "reserve"), cols.stats, strict=True):
+        _icon(d, kind, x + STAT_W / 2, mid, 28)
+    for building, x in zip(Building, cols.types, strict=True):
+        building_chip(img, d, x + (TYPE_W - 30) / 2, mid - 15, building, 30)
+
+
+def _icon(d: ImageDraw.ImageDraw, kind: str, cx: float, cy: float, size: int) -> None:
+    """Small pictures for the three counts that have no colour of their own."""
+    h = size / 2
+    if kind == "hand":  # two cards, fanned
+        for dx, fill in ((-h * 0.45, (214, 200, 170)), (h * 0.25, (250, 245, 232))):
+            d.rounded_rectangle(
+                (cx + dx - h * 0.45, cy - h * 0.8, cx + dx + h * 0.45, cy + h * 0.8),
+                3,
+                fill=fill,
+                outline=MUTED,
+                width=2,
+            )
+    elif kind == "wall":  # a wall bar on a tile's edge, as on the Alhambras
+        d.rectangle((cx - h, cy - h * 0.3, cx + h, cy + h * 0.3), fill=WALL)
+        d.rectangle((cx - h, cy - h * 0.3, cx + h, cy - h * 0.05), fill=WALL_HIGHLIGHT)
+    else:  # reserve: a tile set aside, dashed
+        box = (cx - h * 0.8, cy - h * 0.8, cx + h * 0.8, cy + h * 0.8)
+        d.rounded_rectangle(box, 4, outline=MUTED, width=2)
+        d.line((cx - h * 0.8, cy, cx + h * 0.8, cy), fill=PANEL, width=4)
+        d.line((cx, cy - h * 0.8, cx, cy + h * 0.8), fill=PANEL, width=4)
+
+
+def _player_line(
     img: Image.Image,
     d: ImageDraw.ImageDraw,
     view: SeatView,
     p: PlayerView,
     name: str,
-    box: tuple[int, int, int, int],
-    labels: Labels | None,
+    cols: _Columns,
+    y: int,
+    index: int,
 ) -> None:
-    left, top, right, bottom = box
     current = view.current_seat == p.seat and not view.is_over
-    d.rounded_rectangle(
-        box, 10, fill=PANEL, outline=TURN if current else GRID, width=4 if current else 2
-    )
-    x = left + 12
-    name_right = right - 12
+    mid = y + ROW_H / 2
+    box = (MARGIN, y + 2, WIDTH - MARGIN, y + ROW_H - 2)
+    if current:
+        d.rounded_rectangle(box, 8, fill=lighter(TURN, 0.82), outline=TURN, width=3)
+    elif index % 2 == 0:
+        d.rounded_rectangle(box, 8, fill=PANEL)
     if view.is_over and view.ranks:
         rank = view.ranks[p.seat]
-        badge = pill(
-            d,
-            (name_right, top + 10),
-            f"#{rank}",
-            15,
-            WALL_HIGHLIGHT if rank == 1 else PAPER_DARK,
-            anchor="r",
-        )
-        name_right = badge[0] - 6
-    elif current:
-        to_play = label(labels, "to_play")
-        badge = pill(
-            d, (name_right, top + 10), to_play, 14, TURN, (255, 255, 255), anchor="r", max_width=110
-        )
-        name_right = badge[0] - 6
-    text.draw(d, (x, top + 10), name, 20, INK, bold=True, max_width=name_right - x)
-    # Score, cards in hand, wall.
-    y = top + 40
-    w = text.draw(d, (x, y), f"{p.score}", 26, INK, bold=True)
-    pts = label(labels, "pts")
-    pts_w = text.draw(d, (x + w + 4, y + 8), pts, 14, MUTED, max_width=60)
-    room = right - x - w - max(50, pts_w + 16)
-    cards = counted(labels, "cards", p.hand_size) + " · " + label(labels, "wall", n=p.wall)
-    text.draw(d, (right - 12, y - 2), cards, 14, MUTED, anchor="rt", max_width=room)
-    reserve = label(labels, "reserve_count", n=len(p.reserve))
-    text.draw(d, (right - 12, y + 16), reserve, 14, MUTED, anchor="rt", max_width=room)
-    # Counts per type.
-    y = top + 76
-    step = min(44, (right - left - 24) // 6)
-    for i, building in enumerate(Building):
-        cx = x + i * step
-        building_chip(d, cx, y, building, 18)
-        text.draw(d, (cx + 21, y + 9), str(p.counts[building]), 14, INK, bold=True, anchor="lm")
-    _mini_alhambra(img, d, p, (left + 10, top + 102, right - 10, bottom - 8))
+        fill = WALL_HIGHLIGHT if rank == 1 else PAPER_DARK
+        d.ellipse((cols.mark + 1, mid - 15, cols.mark + 31, mid + 15), fill=fill)
+        text.draw(d, (cols.mark + 16, mid), str(rank), SMALL, INK, bold=True, anchor="mm")
+    elif current:  # an arrow: whose turn, without relying on the colour of the line
+        x = cols.mark + 6
+        d.polygon([(x, mid - 11), (x + 18, mid), (x, mid + 11)], fill=TURN)
+    text.draw(d, (cols.name, mid), name, SMALL, INK, bold=True, anchor="lm", max_width=cols.name_w)
+    score = str(p.score)
+    text.draw(d, (cols.score + SCORE_W / 2, mid), score, 28, INK, bold=True, anchor="mm")
+    for value, x in zip((p.hand_size, p.wall, len(p.reserve)), cols.stats, strict=True):
+        text.draw(d, (x + STAT_W / 2, mid), str(value), SMALL, INK, anchor="mm")
+    for building, x in zip(Building, cols.types, strict=True):
+        _count(d, p.counts[building], x + TYPE_W / 2, mid)
 
 
-def _mini_alhambra(
-    img: Image.Image, d: ImageDraw.ImageDraw, p: PlayerView, box: tuple[int, int, int, int]
-) -> None:
-    left, top, right, bottom = box
-    xs = [0] + [x for x, _y, _t in p.alhambra]
-    ys = [0] + [y for _x, y, _t in p.alhambra]
-    cols, rows = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
-    cell = max(4, min(MINI_MAX, (right - left) // cols, (bottom - top) // rows))
-    ox = left + (right - left - cols * cell) // 2 - min(xs) * cell
-    oy = top + (bottom - top - rows * cell) // 2 - min(ys) * cell
-    paste(img, tile_sprite(0, cell), (ox, oy))
-    for x, y, tile in p.alhambra:
-        paste(img, tile_sprite(tile, cell), (ox + x * cell, oy + y * cell))
-
-
-def _dirk_panel(
-    img: Image.Image,
-    d: ImageDraw.ImageDraw,
-    view: SeatView,
-    box: tuple[int, int, int, int],
-    labels: Labels | None,
-) -> None:
-    left, top, right, bottom = box
-    d.rounded_rectangle(box, 10, fill=PAPER_DARK, outline=GRID, width=2)
-    x = left + 12
-    text.draw(d, (x, top + 10), label(labels, "dirk"), 20, INK, bold=True, max_width=120)
+def _count(d: ImageDraw.ImageDraw, n: int, cx: float, cy: float) -> None:
     text.draw(
-        d,
-        (right - 12, top + 14),
-        label(labels, "dirk_note"),
-        13,
-        MUTED,
-        anchor="rt",
-        max_width=right - x - 70,
+        d, (cx, cy), str(n) if n else "·", SMALL, INK if n else MUTED, bold=bool(n), anchor="mm"
     )
-    tiles = view.dirk or ()
+
+
+def _dirk_line(
+    d: ImageDraw.ImageDraw, view: SeatView, cols: _Columns, y: int, labels: Labels | None
+) -> None:
+    """Dirk, the neutral player of two-player games: only his buildings count."""
+    mid = y + ROW_H / 2
+    d.rounded_rectangle((MARGIN, y + 2, WIDTH - MARGIN, y + ROW_H - 2), 8, fill=PAPER_DARK)
+    dirk = label(labels, "dirk")
+    w = text.draw(d, (cols.name, mid), dirk, SMALL, INK, bold=True, anchor="lm", max_width=100)
+    note = label(labels, "dirk_note")
+    room = cols.types[0] - cols.name - w - 20
+    text.draw(d, (cols.name + w + 10, mid), note, SMALL, MUTED, anchor="lm", max_width=room)
     counts = [0] * 6
-    for t in tiles:
+    for t in view.dirk or ():
         b = TILES[t].building
         assert b is not None
         counts[b] += 1
-    y = top + 76
-    step = min(44, (right - left - 24) // 6)
-    for i, building in enumerate(Building):
-        cx = x + i * step
-        building_chip(d, cx, y, building, 18)
-        text.draw(d, (cx + 21, y + 9), str(counts[building]), 14, INK, bold=True, anchor="lm")
-    dirk_count = counted(labels, "buildings", len(tiles))
-    text.draw(d, (x, top + 48), dirk_count, 16, MUTED, max_width=right - x - 12)
-    # His buildings, smallest first, as a strip of tiles.
-    size = 22
-    per_row = max(1, (right - left - 20) // (size + 2))
-    for i, t in enumerate(sorted(tiles, key=lambda t: (TILES[t].building, TILES[t].cost))):
-        r, c = divmod(i, per_row)
-        y = top + 104 + r * (size + 2)
-        if y + size > bottom - 6:
-            break
-        paste(img, tile_sprite(t, size), (x + c * (size + 2), y))
+    for building, x in zip(Building, cols.types, strict=True):
+        _count(d, counts[building], x + TYPE_W / 2, mid)
+
+
+def _legend(img: Image.Image, d: ImageDraw.ImageDraw, y: int, labels: Labels | None) -> None:
+    """What the three icons count, in words, once: new players need it, others skim past."""
+    mid = y + LEGEND_H / 2 - 4
+    x = float(MARGIN + 4)
+    room = (WIDTH - 2 * MARGIN) / 3
+    for kind in ("hand", "wall", "reserve"):
+        _icon(d, kind, x + 14, mid, 26)
+        words = label(labels, f"legend_{kind}")
+        text.draw(d, (x + 34, mid), words, SMALL, MUTED, anchor="lm", max_width=round(room - 44))
+        x += room

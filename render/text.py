@@ -10,9 +10,11 @@ letters.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from .fonts import Font, font_chain, font_for, primary
 
@@ -20,6 +22,23 @@ Color = tuple[int, int, int] | tuple[int, int, int, int]
 Run = tuple[str, Font]
 
 ELLIPSIS = "…"
+
+#: While `recording` runs, `draw` notes (text, size) of everything it draws: how the tests and
+#: the gallery learn the smallest text of a picture (`render.display`) without reading pixels.
+_records: list[list[tuple[str, int]]] = []
+
+
+@contextmanager
+def recording() -> Iterator[list[tuple[str, int]]]:
+    """Collect (text, font size in px) of every text drawn inside the block."""
+    found: list[tuple[str, int]] = []
+    _records.append(found)
+    try:
+        yield found
+    finally:
+        _records.remove(found)
+
+
 _DROP_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 
 
@@ -97,13 +116,14 @@ def draw(
     bold: bool = False,
     anchor: str = "lt",
     max_width: int | None = None,
-    stroke: tuple[int, Color] | None = None,
 ) -> int:
     """Draw text and return its width. `anchor`: horizontal l/m/r, vertical t/m/s (baseline)/b,
     as in Pillow, but measured with the primary font so mixed scripts share one baseline."""
     text = fit(text, size, max_width, bold) if max_width is not None else clean(text, size, bold)
     if not text:
         return 0
+    for found in _records:
+        found.append((text, size))
     total = width(text, size, bold)
     x, y = xy
     h, v = anchor[0], anchor[1]
@@ -118,16 +138,51 @@ def draw(
         y += (ascent - descent) / 2
     elif v == "b":
         y -= descent
-    stroke_width, stroke_fill = stroke if stroke else (0, None)
     for s, font in runs(text, size, bold):
-        canvas.text(
-            (x, y),
-            s,
-            font=font,
-            fill=fill,
-            anchor="ls",
-            stroke_width=stroke_width,
-            stroke_fill=stroke_fill,
-        )
+        if isinstance(font, ImageFont.FreeTypeFont):
+            mask, (left, top) = glyphs(s, font)
+            canvas.bitmap((round(x) + left, round(y) + top), mask, fill=fill)
+        else:  # Pillow's bitmap font has no anchors: let it draw itself
+            canvas.text((x, y), s, font=font, fill=fill, anchor="ls")
         x += font.getlength(s)
     return total
+
+
+@lru_cache(maxsize=4096)
+def glyphs(run: str, font: ImageFont.FreeTypeFont) -> tuple[Image.Image, tuple[int, int]]:
+    """A run of text as a coverage mask and its offset from the baseline origin, made once:
+    every picture draws the same digits, codes and words again and again, and pasting a mask
+    costs a fraction of laying the text out anew."""
+    left, top, right, bottom = (round(v) for v in font.getbbox(run, anchor="ls"))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), run, font=font, fill=255, anchor="ls")
+    return mask, (left, top)
+
+
+def wrap(text: str, size: int, max_width: int, bold: bool = False, max_lines: int = 3) -> list[str]:
+    """The cleaned text in lines no wider than `max_width`: broken at spaces, or between any
+    two characters of a word too long for a line (Japanese has no spaces); the last line ends
+    with an ellipsis when the text needs more than `max_lines`."""
+    words = clean(text, size, bold).split(" ")
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        candidate = f"{line} {word}" if line else word
+        if width(candidate, size, bold) <= max_width:
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+            line = ""
+        for ch in word:  # a word longer than a line: break it anywhere
+            if width(line + ch, size, bold) <= max_width or not line:
+                line += ch
+            else:
+                lines.append(line)
+                line = ch
+    if line:
+        lines.append(line)
+    if len(lines) > max_lines:
+        rest = " ".join(lines[max_lines - 1 :])
+        lines = [*lines[: max_lines - 1], fit(rest, size, max_width, bold)]
+    return lines

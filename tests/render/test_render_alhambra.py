@@ -40,9 +40,14 @@ def test_labels_are_exactly_the_legal_cells_of_the_pending_building(players, see
     view = game.view(seat)
     for tile in view.pending:
         layout = alhambra_layout(view, seat, placing=tile)
+        marked = {parse_cell_code(code) for code in layout.cells}
+        assert marked == _legal_cells(view, Place, tile)
+        assert set(layout.cells.values()) == marked
+        # the codes drawn in the window, and the others listed beside it, are all of them
         labelled = {parse_cell_code(code) for code in layout.labels}
-        assert labelled == _legal_cells(view, Place, tile)
-        assert set(layout.cells.values()) == labelled
+        assert labelled | {parse_cell_code(c) for c in layout.outside} == marked
+        assert not labelled & set(layout.outside.values())
+        assert all(layout.shows(*cell) for cell in labelled)
         img = decode(render_alhambra(view, seat, name="Ana", placing=tile))
         assert img.size == (layout.width, layout.height)
         for code, (left, top, right, bottom) in layout.labels.items():
@@ -81,13 +86,13 @@ def test_redesign_labels_match_the_engine_for_swap_build_and_remove():
     view = game.view(seat)
     for tile in set(view.table[seat].reserve):
         built = alhambra_layout(view, seat, placing=tile, mode="place")
-        assert {parse_cell_code(c) for c in built.labels} == _legal_cells(
+        assert {parse_cell_code(c) for c in built.cells} == _legal_cells(
             view, PlaceFromReserve, tile
         )
         swapped = alhambra_layout(view, seat, placing=tile, mode="swap")
-        assert {parse_cell_code(c) for c in swapped.labels} == _legal_cells(view, Swap, tile)
+        assert {parse_cell_code(c) for c in swapped.cells} == _legal_cells(view, Swap, tile)
     removed = alhambra_layout(view, seat, mode="remove")
-    assert {parse_cell_code(c) for c in removed.labels} == _legal_cells(view, RemoveToReserve)
+    assert {parse_cell_code(c) for c in removed.cells} == _legal_cells(view, RemoveToReserve)
     assert alhambra_image(view, seat, name="x", mode="remove").size == (
         removed.width,
         removed.height,
@@ -136,7 +141,10 @@ def test_any_alhambra_fits_the_size_limits(buildings, decode):
     layout = alhambra_layout(view, 2, placing=tile)
     img = decode(render_alhambra(view, 2, name="Big", placing=tile))
     assert img.size == (layout.width, layout.height)
-    assert img.width >= 480 and img.height <= 1600
+    # landscape, and the same bounded size however large the Alhambra grows
+    assert img.size == (640, 420)
+    assert layout.max_x - layout.min_x < 7 or not layout.cells
+    assert layout.cell >= 50 or not layout.cells
 
 
 def test_a_straight_line_of_buildings_still_fits():
@@ -147,9 +155,12 @@ def test_a_straight_line_of_buildings_still_fits():
     view = with_alhambra(new_game(2, 1).view(None), 1, tiles)
     assert not view.alhambra(1).problems()
     img = alhambra_image(view, 1, name="Line", placing=54)
-    assert img.width <= 1600
+    assert img.size == (640, 420)
     layout = alhambra_layout(view, 1, placing=54)
-    assert {parse_cell_code(c) for c in layout.labels} == set(view.alhambra(1).legal_positions(54))
+    legal = set(view.alhambra(1).legal_positions(54))
+    assert {parse_cell_code(c) for c in layout.cells} == legal
+    # the window holds as many of the cells to choose from as it can; the rest are listed
+    assert layout.labels and layout.outside
 
 
 def test_bad_arguments_are_refused():

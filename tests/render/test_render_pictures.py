@@ -19,7 +19,7 @@ from render.gallery import main as gallery_main
 from render.hand import hand_image
 from render.palette import BAD, GOOD, TURN
 from render.samples import gallery, names
-from render.table import MARGIN, TOP
+from render.table import HEAD_H, MARKET_H, ROW_H, TOP
 
 NASTY_NAMES = [
     "さくら",
@@ -43,8 +43,8 @@ def test_table_draws_every_stage_within_limits(games, players, when, decode):
     before = game.to_json()
     img = decode(render_table(game.view(None), names(players)))
     assert game.to_json() == before  # drawing never changes the game
-    assert 880 <= img.width <= 1000
-    assert img.height < 900
+    assert img.width == 720
+    assert img.height < 700
     assert img.size == table_image(game.view(None), names(players)).size
 
 
@@ -53,13 +53,12 @@ def test_the_current_player_is_framed(games):
     view = game.view(None)
     img = table_image(view, names(3))
     seat = view.current_seat
-    # Three panels in one row; the current seat's frame is drawn in the turn colour.
-    panel_w = (img.width - 2 * MARGIN - 2 * 12) // 3
+    # One line per seat, in seat order while the game runs; the current one is framed in the
+    # turn colour (and marked with an arrow, so colour is not the only cue).
     framed = []
     for s in range(3):
-        left = MARGIN + s * (panel_w + 12)
-        top = TOP + 186 + 2 * 12 + 8
-        framed.append(img.getpixel((left + panel_w // 2, top + 1)) == TURN)
+        top = TOP + MARKET_H + 12 + HEAD_H + s * ROW_H
+        framed.append(img.getpixel((img.width // 2, top + 3)) == TURN)
     assert framed == [s == seat for s in range(3)]
 
 
@@ -69,7 +68,7 @@ def test_scores_draw_before_during_and_after(games, players, decode):
         view = games[players][when].view(None)
         img = decode(render_scores(view, names(players)))
         assert img.size == scores_image(view, names(players)).size
-        assert img.width == 860
+        assert img.width == 640
 
 
 def test_hand_shows_affordability_per_slot(decode):
@@ -144,14 +143,22 @@ def _drawn_words(monkeypatch, draw) -> list[str]:
 def test_the_score_sheet_shows_the_counts_behind_the_points(games, monkeypatch):
     view = games[4]["end"].view(None)
     words = _drawn_words(monkeypatch, lambda: scores_image(view, names(4)))
-    assert words.count("buildings → points") == 3
+    assert words.count("count · rank") == 1
     assert not any(w.startswith("If round") for w in words), "nothing to foresee once over"
-    for held in view.scoring_rounds:
+    for held in view.scoring_rounds:  # the standings: what each round gave each player
         for row in held.rows:
-            for count, points in zip(held.counts[row.seat], row.buildings, strict=True):
-                if count:  # "3 → " in grey, then the points it brought
-                    assert f"{count} → " in words and str(points) in words
-            assert str(row.wall) in words
+            if row.seat >= 0:
+                assert f"+{row.total}" in words
+    last = view.scoring_rounds[-1]  # in detail: the last round, type by type
+    detail = words[words.index("Final scoring") :]
+    for row in last.rows:
+        if row.seat < 0:
+            continue
+        for i, (count, points) in enumerate(zip(last.counts[row.seat], row.buildings, strict=True)):
+            if count:  # buildings, their rank among those who had any, the points they brought
+                rank = 1 + sum(c[i] > count for c in last.counts)
+                assert str(count) in detail and str(rank) in detail and f"+{points}" in detail
+        assert str(row.wall) in detail
 
 
 def test_a_running_score_sheet_foresees_the_next_round(games, monkeypatch):
@@ -162,6 +169,18 @@ def test_a_running_score_sheet_foresees_the_next_round(games, monkeypatch):
     now = scoring_now(view)
     title = f"If round {now.round_no} were held now"
     assert title in words
-    foreseen = words[words.index(title) :]  # the last table: what each player would get
+    foreseen = words[words.index(title) :]  # the detail: what each player would get
     for row in now.rows:
-        assert f"+{row.total}" in foreseen and str(row.score) in foreseen
+        assert f"+{row.total}" in foreseen
+
+
+def test_a_round_just_held_can_be_shown_in_detail(games, monkeypatch):
+    view = games[4]["middle"].view(None)
+    assert view.scoring_rounds
+    first = view.scoring_rounds[0]
+    words = _drawn_words(monkeypatch, lambda: scores_image(view, names(4), detail=1))
+    assert "First scoring" in words and not any(w.startswith("If round") for w in words)
+    detail = words[words.index("First scoring") :]
+    for row in first.rows:
+        if row.seat >= 0:
+            assert f"+{row.total}" in detail

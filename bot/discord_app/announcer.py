@@ -85,9 +85,14 @@ class ChannelAnnouncer:
                 lines += results_lines(locale, names, public)
             # the results offer the finished game's score sheet, log and boards
             extra: dict[str, Any] = {"view": results_buttons(game, locale)} if state.is_over else {}
+            # the round just held in detail, with the counts and ranks behind its points
+            held = [e.round_no for e in end if isinstance(e, ScoringHeld)]
+            sheet = await scores_file(
+                public, player_names(locale, game), locale, detail=held[-1] if held else None
+            )
             await channel.send(
                 "\n".join(lines)[:2000],
-                file=await scores_file(public, player_names(locale, game), locale),
+                file=sheet,
                 allowed_mentions=discord.AllowedMentions.none(),
                 **extra,
             )

@@ -41,10 +41,10 @@ from .group import AlhambraCog
 from .lobby_message import LobbyButton
 from .messenger import DiscordMessenger
 from .panel import PanelButton, PanelSelect
-from .replies import LogPageButton
+from .replies import BoardSelect, LogPageButton
 from .results_message import ResultsButton
 from .translator import CatalogueTranslator
-from .turn_message import BoardSelect, TurnButton
+from .turn_message import TurnButton
 
 log = logging.getLogger("alhambra")
 

@@ -265,3 +265,10 @@ async def handling(interaction: discord.Interaction, command: str) -> AsyncItera
             (time.perf_counter() - started) * 1000,
             outcome,
         )
+
+
+def selected(interaction: discord.Interaction) -> list[str]:
+    """The values a select sent (a forged interaction may send none, or not strings)."""
+    data: Any = interaction.data or {}
+    values = data.get("values") if isinstance(data, dict) else None
+    return [v for v in values if isinstance(v, str)] if isinstance(values, list) else []

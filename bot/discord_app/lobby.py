@@ -37,7 +37,7 @@ from .context import (
 )
 from .lobby_message import announce_start, lobby_embed, lobby_view, refresh_lobby
 from .markup import inert, jump_link, public_names
-from .pictures import table_file
+from .pictures import POINTS_FILE, points_file, table_file
 from .translator import T
 
 log = logging.getLogger("alhambra.lobby")
@@ -395,4 +395,5 @@ class LobbyCommands(commands.Cog):
                 value="\n".join(points_table(locale))[:FIELD_LIMIT],
                 inline=False,
             )
-            await reply(interaction, embed=embed)
+            embed.set_image(url=f"attachment://{POINTS_FILE}")
+            await reply(interaction, embed=embed, file=await points_file(locale))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Any
 
 import discord
 
@@ -20,7 +19,7 @@ from ..core.records import GameInfo
 from ..core.results import ActResult
 from ..text import i18n
 from ..text.menus import Choice, Option, Tone, build_panel
-from .context import bot_of, channel_locale, handling, my_view, user_locale
+from .context import bot_of, channel_locale, handling, my_view, selected, user_locale
 from .markup import stamp
 from .pictures import hand_file, panel_file
 
@@ -103,13 +102,6 @@ class PanelSelect(
         await panel_choice(
             interaction, self.game_id, self.version, values[0] if values else "fmain"
         )
-
-
-def selected(interaction: discord.Interaction) -> list[str]:
-    """The values a select sent (a forged interaction may send none, or not strings)."""
-    data: Any = interaction.data or {}
-    values = data.get("values") if isinstance(data, dict) else None
-    return [v for v in values if isinstance(v, str)] if isinstance(values, list) else []
 
 
 async def panel_message(

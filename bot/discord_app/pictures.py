@@ -13,13 +13,14 @@ import render
 from engine import SeatView
 
 from ..text import i18n
-from ..text.alt import alhambra_alt, hand_alt, scores_alt, table_alt
+from ..text.alt import alhambra_alt, hand_alt, points_alt, scores_alt, table_alt
 from ..text.menus import PanelSpec, panel_picture
 
 TABLE_FILE = "table.png"
 SCORES_FILE = "scores.png"
 ALHAMBRA_FILE = "alhambra.png"
 HAND_FILE = "hand.png"
+POINTS_FILE = "points.png"
 
 
 def _file(png: bytes, name: str, description: str) -> discord.File:
@@ -33,10 +34,21 @@ async def table_file(view: SeatView, names: list[str], locale: str) -> discord.F
     return _file(png, TABLE_FILE, table_alt(locale, names, view))
 
 
-async def scores_file(view: SeatView, names: list[str], locale: str) -> discord.File:
+async def scores_file(
+    view: SeatView, names: list[str], locale: str, detail: int | None = None
+) -> discord.File:
+    """The score sheet; `detail` is the scoring round to show in detail (by default what the
+    next round would pay now, or the last round once the game is over)."""
     labels = i18n.image_labels(locale)
-    png = await asyncio.to_thread(render.render_scores, view, names, labels=labels)
+    png = await asyncio.to_thread(render.render_scores, view, names, labels=labels, detail=detail)
     return _file(png, SCORES_FILE, scores_alt(locale, names, view))
+
+
+async def points_file(locale: str) -> discord.File:
+    """The scoring table of the rules: what each type pays in each round, per place."""
+    labels = i18n.image_labels(locale)
+    png = await asyncio.to_thread(render.render_points, labels=labels)
+    return _file(png, POINTS_FILE, points_alt(locale))
 
 
 async def alhambra_file(view: SeatView, seat: int, name: str, locale: str) -> discord.File:

@@ -1,5 +1,6 @@
 """Ephemeral answers shared by slash commands and buttons: a player's hand, the score sheet,
-every Alhambra, and the game log page by page (its Earlier / Later buttons live here)."""
+every Alhambra (one at a time, its menu of players lives here), and the game log page by page
+(its Earlier / Later buttons live here)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,19 @@ import re
 
 import discord
 
-from ..core.errors import NotAPlayer
+from ..core.errors import InvalidRequest, NotAPlayer
 from ..text import i18n
 from ..text.present import cards_text, log_paragraphs, pages_of, player_names
-from .context import bot_of, bounded, handling, here, my_view, reply, user_locale
+from .context import (
+    bot_of,
+    bounded,
+    handling,
+    here,
+    my_view,
+    reply,
+    selected,
+    user_locale,
+)
 from .markup import public_names
 from .pictures import alhambra_file, hand_file, scores_file
 
@@ -44,19 +54,74 @@ async def show_scores(interaction: discord.Interaction, game_id: int) -> None:
 
 
 async def show_boards(interaction: discord.Interaction, game_id: int) -> None:
-    """Every player's Alhambra in one answer (at most six pictures: Discord allows ten)."""
+    """Every player's Alhambra, one at a time with a menu of players: a picture per message is
+    shown at a readable size, where six in one message would be a mosaic of thumbnails. The
+    reader's own Alhambra comes first, else the winner's."""
     result = await my_view(interaction, game_id)
     locale = user_locale(interaction)
-    if not interaction.response.is_done():  # drawing up to six pictures: acknowledge first
-        await interaction.response.defer(ephemeral=True, thinking=True)
     names = player_names(locale, result.game)
-    files = [
-        await alhambra_file(result.view, seat, name, locale) for seat, name in enumerate(names)
-    ]
+    view = result.view
+    first = result.seat
+    if first is None:
+        ranks = view.ranks or (1,) * len(names)
+        first = min(range(len(names)), key=lambda s: (ranks[s], s))
+    picture = await alhambra_file(view, first, names[first], locale)
     text = i18n.t(
         locale, "results.boards", names=i18n.join(locale, public_names(result.game, locale))
     )
-    await interaction.followup.send(bounded(text), files=files, ephemeral=True)
+    await reply(interaction, text, file=picture, view=board_picker(game_id, names, locale))
+
+
+def board_picker(game_id: int, names: list[str], locale: str) -> discord.ui.View:
+    """The menu of players whose Alhambra to show."""
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(BoardSelect(game_id, names, i18n.t(locale, "panel.board")))
+    return ui
+
+
+class BoardSelect(
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
+    template=r"alh:v:(?P<game>\d{1,18}):board",
+):
+    """Anyone may look at any player's Alhambra."""
+
+    def __init__(self, game_id: int, names: list[str] | None = None, hint: str = "…") -> None:
+        self.game_id = game_id
+        options = [
+            discord.SelectOption(label=name[:100] or f"#{seat + 1}", value=str(seat))
+            for seat, name in enumerate(names or [])
+        ] or [discord.SelectOption(label="…", value="0")]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"alh:v:{game_id}:board", placeholder=hint[:150], options=options
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Select[discord.ui.View],
+        match: re.Match[str],
+        /,
+    ) -> BoardSelect:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = selected(interaction)
+        seat = values[0] if values else ""
+        await board_selected(interaction, self.game_id, seat)
+
+
+async def board_selected(interaction: discord.Interaction, game_id: int, value: str) -> None:
+    async with handling(interaction, "board"):
+        result = await my_view(interaction, game_id)
+        names = player_names(user_locale(interaction), result.game)
+        seat = int(value) if value.isascii() and value.isdigit() and len(value) == 1 else -1
+        if not 0 <= seat < len(names):
+            raise InvalidRequest()
+        picture = await alhambra_file(result.view, seat, names[seat], user_locale(interaction))
+        await interaction.response.edit_message(content=names[seat], attachments=[picture])
 
 
 # --- the game log, page by page -----------------------------------------------------------------

@@ -15,15 +15,15 @@ import discord
 
 from engine import Game, PlaceFromReserve, RemoveToReserve, Swap
 
-from ..core.errors import InvalidRequest, Outdated
+from ..core.errors import Outdated
 from ..core.records import GameInfo
 from ..text import i18n
 from ..text.present import leaders_line, player_names, table_lines
-from .context import bot_of, handling, here, my_view, reply, user_locale
+from .context import bot_of, handling, here, reply, user_locale
 from .markup import mention_of, pinging, public_names
-from .panel import open_panel, selected
-from .pictures import TABLE_FILE, alhambra_file, table_file
-from .replies import show_hand, show_log
+from .panel import open_panel
+from .pictures import TABLE_FILE, table_file
+from .replies import board_picker, show_hand, show_log
 
 TURN_COLOUR = discord.Colour.from_rgb(46, 125, 50)
 TurnOp = Literal["take", "buy", "redesign", "place", "hand", "board", "log"]
@@ -72,40 +72,6 @@ class TurnButton(
         await turn_button_clicked(interaction, self.game_id, self.op)
 
 
-class BoardSelect(
-    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
-    template=r"alh:v:(?P<game>\d{1,18}):board",
-):
-    """Anyone may look at any player's Alhambra."""
-
-    def __init__(self, game_id: int, names: list[str] | None = None, hint: str = "…") -> None:
-        self.game_id = game_id
-        options = [
-            discord.SelectOption(label=name[:100] or f"#{seat + 1}", value=str(seat))
-            for seat, name in enumerate(names or [])
-        ] or [discord.SelectOption(label="…", value="0")]
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"alh:v:{game_id}:board", placeholder=hint[:150], options=options
-            )
-        )
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Select[discord.ui.View],
-        match: re.Match[str],
-        /,
-    ) -> BoardSelect:
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        values = selected(interaction)
-        seat = values[0] if values else ""
-        await board_selected(interaction, self.game_id, seat)
-
-
 async def turn_button_clicked(interaction: discord.Interaction, game_id: int, op: TurnOp) -> None:
     async with handling(interaction, f"turn:{op}"):
         bot = bot_of(interaction)
@@ -122,25 +88,16 @@ async def turn_button_clicked(interaction: discord.Interaction, game_id: int, op
             await show_hand(interaction, game_id)
         elif op == "board":
             game = here(interaction, await bot.service.game(game_id))
-            hint = i18n.t(user_locale(interaction), "panel.board")
-            ui = discord.ui.View(timeout=None)
-            names = player_names(user_locale(interaction), game)
-            ui.add_item(BoardSelect(game_id, names, hint))
-            await reply(interaction, hint, view=ui)
+            await reply(
+                interaction,
+                i18n.t(user_locale(interaction), "panel.board"),
+                view=board_picker(
+                    game_id, player_names(user_locale(interaction), game), user_locale(interaction)
+                ),
+            )
         else:
             here(interaction, await bot.service.game(game_id))
             await show_log(interaction, game_id)
-
-
-async def board_selected(interaction: discord.Interaction, game_id: int, value: str) -> None:
-    async with handling(interaction, "board"):
-        result = await my_view(interaction, game_id)
-        names = player_names(user_locale(interaction), result.game)
-        seat = int(value) if value.isascii() and value.isdigit() and len(value) == 1 else -1
-        if not 0 <= seat < len(names):
-            raise InvalidRequest()
-        picture = await alhambra_file(result.view, seat, names[seat], user_locale(interaction))
-        await interaction.response.edit_message(content=names[seat], attachments=[picture])
 
 
 def turn_ops(state: Game) -> tuple[TurnOp, ...]:

@@ -15,7 +15,14 @@ from render import marked_cells
 from render.alhambra import Mode
 
 from . import i18n
-from .present import building_name, card_name, cards_text, cell_text, currency_name
+from .present import (
+    building_name,
+    card_name,
+    cards_text,
+    cell_text,
+    currency_name,
+    points_table,
+)
 
 #: Discord's limit on an attachment's description.
 ALT_LIMIT = 1_024
@@ -164,6 +171,11 @@ def scores_alt(locale: str, names: Sequence[str], view: SeatView) -> str:
         ]
         parts.append(t(locale, key, round=scoring.round_no, rows=i18n.join(locale, rows)))
     return _sentences(parts)
+
+
+def points_alt(locale: str) -> str:
+    """The scoring table of the rules: the same words as the rules command gives."""
+    return _clip(" ".join(points_table(locale)))
 
 
 def _name(names: Sequence[str], seat: int) -> str:

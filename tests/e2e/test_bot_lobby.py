@@ -186,6 +186,10 @@ async def test_status_rules_and_abandon(sim, run_bot, make_bot, table, db_path) 
         # the points of each round, in the reader's language, from the engine's table
         assert "Pontos nas pontuações" in rules.text
         assert "Pavilhão 16/8/1" in rules.text and "Torre 13/6" in rules.text
+        # and as a table to look at, in the embed, described in the same words
+        points = rules.response.attachment("points.png")
+        assert points.is_png() and "Pavilhão 16/8/1" in points.description
+        assert rules.response.embed["image"]["url"] == "attachment://points.png"
 
         lobby = (await open_game(sim, u["ann"], channel)).response
         await sim.click(u["bob"], lobby, "Join")

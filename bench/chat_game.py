@@ -14,7 +14,11 @@ reminders are sent as they would be. Prints:
   show the player's money);
 - DMs and channel pings per person (a turn notifies each person once, by DM by default).
 
-    python bench/chat_game.py [--seed 20240601] [--lang en-US]
+    python bench/chat_game.py [--seed 20240601] [--lang en-US] [--pictures DIR]
+
+`--pictures DIR` also keeps every picture the game showed anyone (the thread's, the DMs', the
+private panels'), each beside a copy at the size Discord first shows it on a phone
+(`NAME.phone.png`), to look at what players see.
 """
 
 from __future__ import annotations
@@ -72,7 +76,7 @@ async def settle(bot: Any) -> None:
     await bot.calm()
 
 
-async def play(seed: int, lang: str) -> None:
+async def play(seed: int, lang: str, pictures: Path | None = None) -> None:
     sim = FakeDiscord()
     await sim.start()
     clock = ManualClock(T0)
@@ -148,6 +152,12 @@ async def play(seed: int, lang: str) -> None:
             dms = {u.name: len(sim.dms(u)) for u in (ana, bruno)}
             pings = {u.name: sum(u.id in m.pinged() for m in posts) for u in (ana, bruno)}
             _, game, seats = table.state()
+            if pictures is not None:
+                seen = [("thread", m) for m in posts]
+                for u in (ana, bruno):
+                    seen += [(f"dm-{u.name}", m) for m in sim.dms(u)]
+                    seen += [(f"panel-{u.name}", m) for m in sim.ephemeral_to(u)]
+                keep_pictures(pictures, seen)
     await sim.stop()
     turn_posts = [m for m in posts if _was_turn_message(m)]
     # a turn message that names no person is addressed to the computer seat
@@ -170,6 +180,24 @@ async def play(seed: int, lang: str) -> None:
         print(f"{kind:<36} {len(acts[kind]):>5} {statistics.mean(acts[kind]):>5.1f} {look:>5}")
 
 
+def keep_pictures(folder: Path, messages: list[tuple[str, Any]]) -> None:
+    """Write each message's pictures as they last looked, and a phone-sized copy of each."""
+    from render.canvas import to_png
+    from render.display import preview
+
+    folder.mkdir(parents=True, exist_ok=True)
+    n = 0
+    for where, message in messages:
+        for attachment in message.attachments:
+            n += 1
+            stem = f"{n:04d}-{where}-{Path(attachment.filename).stem}"
+            (folder / f"{stem}.png").write_bytes(attachment.data)
+            shown = "embed" if message.embeds else "attachment"
+            small = preview(attachment.image(), shown, "phone")
+            (folder / f"{stem}.phone.png").write_bytes(to_png(small))
+    print(f"{n} pictures in {folder}")
+
+
 def _was_turn_message(message: Any) -> bool:
     """A turn message (its buttons may have been taken off since)."""
     versions = [message.components, *(h.get("components") or [] for h in message.history)]
@@ -180,8 +208,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=20240601)
     parser.add_argument("--lang", default="en-US")
+    parser.add_argument("--pictures", type=Path, default=None, help="keep every picture here")
     args = parser.parse_args()
-    asyncio.run(play(args.seed, args.lang))
+    asyncio.run(play(args.seed, args.lang, args.pictures))
 
 
 if __name__ == "__main__":

@@ -120,6 +120,20 @@ def test_placement_views_stay_landscape_and_bounded_however_big_the_alhambra():
 
 
 @pytest.mark.parametrize("locale", ["ja", "pt-BR"])
+def test_every_gallery_sample_speaks_the_readers_language(locale):
+    labels = i18n.image_labels(locale)
+    english = {i18n.t("en", f"building.{b.label}") for b in Building} - set(labels.values())
+    for sample in gallery():
+        reset_caches()
+        with text.recording() as found:
+            sample.image(labels)
+        drawn = {t for t, _s in found}
+        assert not drawn & english, (sample.name, drawn & english)
+        assert not any(t in {"P", "S", "A", "C", "G", "T"} and sample.kind != "alhambra"
+                       for t in drawn), sample.name  # fmt: skip
+
+
+@pytest.mark.parametrize("locale", ["ja", "pt-BR"])
 def test_no_english_words_or_abbreviations_in_other_languages(locale):
     labels = i18n.image_labels(locale)
     english = {"CRO", "DIR", "DIN", "DUC", "pts", "wall", "Reserve", "Money pool"}

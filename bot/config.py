@@ -41,6 +41,13 @@ class Settings:
     db_sync: str = "FULL"
     #: seconds a finished turn waits for an undo before it ends (users may choose their own)
     undo_window_s: int = DEFAULT_UNDO_WINDOW_S
+    #: worker processes for pictures and computer players (0: a thread per job, as here by
+    #: default; `load_settings` gives cores - 1 unless ALHAMBRA_WORKERS says otherwise)
+    workers: int = 0
+    #: seconds one picture or decision may take in a worker before the pool restarts
+    work_timeout_s: float = 30.0
+    #: the port of /metrics, /healthz and /readyz (None: not served)
+    metrics_port: int | None = None
 
     def require_token(self) -> str:
         if not self.token:
@@ -98,6 +105,10 @@ def load_settings(
         raise ConfigError(
             f"ALHAMBRA_UNDO_WINDOW must be 0 to {MAX_UNDO_WINDOW_S} seconds, not {window_raw!r}."
         )
+    workers = _number(env, "ALHAMBRA_WORKERS", default=default_workers(), low=0, high=64)
+    timeout = _number(env, "ALHAMBRA_WORK_TIMEOUT", default=30, low=1, high=600)
+    port_raw = env.get("ALHAMBRA_METRICS_PORT", "").strip()
+    port = _number(env, "ALHAMBRA_METRICS_PORT", default=0, low=1, high=65535) if port_raw else None
     return Settings(
         token=env.get("DISCORD_TOKEN", "").strip() or None,
         db_path=env.get("ALHAMBRA_DB", "").strip() or DEFAULT_DB,
@@ -105,4 +116,19 @@ def load_settings(
         log_level=level,
         db_sync=sync,
         undo_window_s=int(window_raw),
+        workers=workers,
+        work_timeout_s=float(timeout),
+        metrics_port=port,
     )
+
+
+def default_workers() -> int:
+    """One worker process per core but one, which the event loop keeps: at least one."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+def _number(env: Mapping[str, str], name: str, *, default: int, low: int, high: int) -> int:
+    raw = env.get(name, "").strip() or str(default)
+    if not (raw.isascii() and raw.isdigit()) or not low <= int(raw) <= high:
+        raise ConfigError(f"{name} must be a whole number from {low} to {high}, not {raw!r}.")
+    return int(raw)

@@ -215,6 +215,14 @@ class StorageFull(ServiceError):
     )
 
 
+class Busy(ServiceError):
+    """A picture or a computer's decision took far longer than it ever should (the workers
+    were restarted): nothing changed, and trying again works."""
+
+    code = "busy"
+    default = "The bot is very busy right now: nothing changed. Please try again in a moment."
+
+
 class DatabaseError(Exception):
     """The database cannot be used by this version of the bot (not a user error)."""
 

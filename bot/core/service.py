@@ -19,6 +19,7 @@ import random
 import re
 import secrets
 import sqlite3
+import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import replace
@@ -45,6 +46,7 @@ from engine import (
 from engine.ai import LEVELS, display_name
 
 from ..config import MAX_UNDO_WINDOW_S
+from . import metrics
 from .clock import Clock, SystemClock, at_ms, to_ms
 from .errors import (
     AlreadyJoined,
@@ -63,6 +65,7 @@ from .errors import (
     NotSilent,
     NotYourTurn,
     Outdated,
+    ServiceError,
 )
 from .records import (
     TURN_NOTICES,
@@ -316,7 +319,36 @@ class GameService:
         hold: timedelta | None = None,
     ) -> ActResult:
         """The one pipeline of every move: who acts is a user (`user_id`), the computer player
-        of a computer `seat`, or a stand-in for the human at `seat` (`stand_in`)."""
+        of a computer `seat`, or a stand-in for the human at `seat` (`stand_in`). Counted by
+        result for the operator (`core.metrics`)."""
+        started = time.perf_counter()
+        try:
+            result = await self._apply(
+                game_id,
+                move,
+                expected_version,
+                user_id=user_id,
+                seat=seat,
+                stand_in=stand_in,
+                hold=hold,
+            )
+        except ServiceError as exc:
+            metrics.action(exc.code, started)
+            raise
+        metrics.action("applied", started)
+        return result
+
+    async def _apply(
+        self,
+        game_id: int,
+        move: Action,
+        expected_version: int,
+        *,
+        user_id: int | None,
+        seat: int | None,
+        stand_in: bool,
+        hold: timedelta | None,
+    ) -> ActResult:
         # Seats never change while a game runs, and the version check on writing catches any
         # move that landed since: a plain read (no transaction) is enough, and quicker.
         async with self.store.peek() as tx:
@@ -456,6 +488,12 @@ class GameService:
         """Running games whose computer player is to move (to resume them after a restart)."""
         async with self.store.read() as tx:
             return await tx.games_waiting_on_computers()
+
+    async def count_open_games(self) -> int:
+        """Games in a lobby or being played: a gauge for operators, and proof that the
+        database answers (the health check)."""
+        async with self.store.peek() as tx:
+            return await tx.count_open_games()
 
     async def view(self, game_id: int, user_id: int | None) -> ViewResult:
         """What a user may see: their seat's view if they play, a spectator's otherwise."""

@@ -379,6 +379,11 @@ class Tx:
         )
         return [r[0] for r in rows]
 
+    async def count_open_games(self) -> int:
+        """Games in a lobby or being played."""
+        rows = await self.rows("SELECT COUNT(*) FROM games WHERE status IN ('lobby', 'active')")
+        return int(rows[0][0])
+
     # --- timers --------------------------------------------------------------------------------
 
     async def insert_timer(

@@ -26,11 +26,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import render
+
 from ..config import Settings
+from ..core import workers
 from ..core.clock import Clock
 from ..core.records import TimerRow
 from ..core.service import GameService
 from ..core.store import Store
+from ..core.workers import Workers
 from ..turns.deadlines import deadline_passed
 from ..turns.flow import TurnFlow
 from ..turns.reminders import Reminders
@@ -40,6 +44,7 @@ from .context import BaseBot, report
 from .group import AlhambraCog
 from .lobby_message import LobbyButton
 from .messenger import DiscordMessenger
+from .observe import Observer, http_trace
 from .panel import PanelButton, PanelSelect
 from .replies import BoardSelect, LogPageButton
 from .results_message import ResultsButton
@@ -80,14 +85,24 @@ class AlhambraBot(BaseBot):
             command_prefix=commands.when_mentioned,
             intents=intents(),
             help_command=None,
+            http_trace=http_trace(),
         )
         self.sync_mode: SyncMode = sync
         self._clock = clock
         self._seed_source = seed_source
         self.store: Store | None = None
         self.synced: bool = False
+        self.workers = Workers(
+            settings.workers, timeout=settings.work_timeout_s, initializer=render.warm_up
+        )
+        self.observer = Observer(self, settings.metrics_port)
+        self._closing: asyncio.Future[None] | None = None
 
     async def setup_hook(self) -> None:
+        # pictures and computer players go to worker processes from now on (core.workers)
+        self.workers.start()
+        workers.install(self.workers)
+        await self.observer.start()
         self.store = await Store.open(
             self.settings.db_path,
             synchronous="NORMAL" if self.settings.db_sync == "NORMAL" else "FULL",
@@ -140,6 +155,22 @@ class AlhambraBot(BaseBot):
             await self.flow.finish_automatic_turn(game_id, await self.service.game_locale(game_id))
 
     async def close(self) -> None:
+        """Stop everything once, however many times it is asked: a signal handler and the
+        end of `async with bot` both ask, and the second must wait for the first to finish
+        (not find the store half closed and leave its thread running)."""
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self._close_once())
+        await asyncio.shield(self._closing)
+
+    async def __aexit__(self, *exc: Any) -> None:
+        # discord.py skips close() here when a signal handler's close() has already shut the
+        # gateway: wait for the rest of it (workers, store) before the event loop ends, or
+        # the loop's end would cancel it and leave the database's thread running.
+        await super().__aexit__(*exc)
+        if self._closing is not None:
+            await asyncio.shield(self._closing)
+
+    async def _close_once(self) -> None:
         try:
             if self.timers is not None:
                 await self.timers.stop()
@@ -149,6 +180,10 @@ class AlhambraBot(BaseBot):
                 await asyncio.wait(list(self._tasks), timeout=10)
             await super().close()
         finally:
+            await self.observer.stop()
+            if workers.current() is self.workers:
+                workers.install(Workers(0))
+            await self.workers.close()
             if self.store is not None:
                 await self.store.close()
                 self.store = None

@@ -191,6 +191,7 @@ async def reply(
     *,
     embed: discord.Embed | None = None,
     file: discord.File | None = None,
+    files: list[discord.File] | None = None,
     view: discord.ui.View | None = None,
 ) -> None:
     """Answer ephemerally, whether or not the interaction was already acknowledged. The text is
@@ -202,12 +203,36 @@ async def reply(
         extra["embed"] = embed
     if file is not None:
         extra["file"] = file
+    if files:
+        extra["files"] = files
     if view is not None:
         extra["view"] = view
     if interaction.response.is_done():
         await interaction.followup.send(ephemeral=True, **extra)
     else:
         await interaction.response.send_message(ephemeral=True, **extra)
+
+
+async def acknowledge(interaction: discord.Interaction, *, update: bool = False) -> None:
+    """Tell Discord an answer is coming, before slow work (a picture, a computer's move): an
+    interaction not answered within 3 seconds fails for the user, and pictures wait for a
+    worker. `update`: the answer will redraw the message the component is on (a panel), else
+    it is a new private message."""
+    if interaction.response.is_done():
+        return
+    if update:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+async def redraw(interaction: discord.Interaction, **message: Any) -> None:
+    """Replace the message the component is on, whether or not it was acknowledged first
+    (`content`, `view`, `attachments` as discord.py takes them)."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**message)
+    else:
+        await interaction.response.edit_message(**message)
 
 
 async def report(interaction: discord.Interaction, error: BaseException) -> str:

@@ -27,6 +27,7 @@ from ..text import i18n
 from ..text.present import leaders_line, player_name, player_names, points_table
 from .context import (
     BaseBot,
+    acknowledge,
     bounded,
     channel_id_of,
     channel_locale,
@@ -396,4 +397,5 @@ class LobbyCommands(commands.Cog):
                 inline=False,
             )
             embed.set_image(url=f"attachment://{POINTS_FILE}")
+            await acknowledge(interaction)
             await reply(interaction, embed=embed, file=await points_file(locale))

@@ -10,6 +10,7 @@ from typing import Any
 
 import discord
 
+from ..core import metrics
 from ..core.records import GameInfo, SeatInfo
 from ..core.service import GameService
 from ..text import i18n
@@ -84,6 +85,11 @@ class DiscordMessenger:
         return True
 
     async def _dm(self, user_id: int, **message: Any) -> Delivery:
+        delivery = await self._send_dm(user_id, **message)
+        metrics.DMS.labels(delivery.value).inc()
+        return delivery
+
+    async def _send_dm(self, user_id: int, **message: Any) -> Delivery:
         try:
             channel = await self.client.create_dm(discord.Object(user_id))
             await channel.send(allowed_mentions=discord.AllowedMentions.none(), **message)

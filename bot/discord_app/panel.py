@@ -18,8 +18,18 @@ from ..core.errors import InvalidRequest, Outdated
 from ..core.records import GameInfo
 from ..core.results import ActResult
 from ..text import i18n
-from ..text.menus import Choice, Option, Tone, build_panel
-from .context import bot_of, channel_locale, handling, my_view, selected, user_locale
+from ..text.menus import Choice, Option, PanelSpec, Tone, build_panel
+from .context import (
+    acknowledge,
+    bot_of,
+    channel_locale,
+    handling,
+    my_view,
+    redraw,
+    reply,
+    selected,
+    user_locale,
+)
 from .markup import stamp
 from .pictures import hand_file, panel_file
 
@@ -104,6 +114,35 @@ class PanelSelect(
         )
 
 
+def panel_parts(
+    game: GameInfo, view: SeatView, locale: str, focus: str, *, ends: datetime | None = None
+) -> tuple[PanelSpec, discord.ui.View]:
+    """The ephemeral panel's text and components. `ends`: the turn is held for its undo window
+    until then (a countdown every reader's client shows in their own words)."""
+    spec = build_panel(view, locale, focus, ends=stamp(ends) if ends is not None else None)
+    ui = discord.ui.View(timeout=None)
+    for menu_id, hint, options in spec.menus:
+        ui.add_item(PanelSelect(game.id, game.version, menu_id, hint, options))
+    for label, value, tone in spec.buttons:
+        ui.add_item(PanelButton(game.id, game.version, value, label, tone))
+    return spec, ui
+
+
+def draws_picture(spec: PanelSpec) -> bool:
+    return spec.picture is not None or spec.money
+
+
+async def panel_files(
+    view: SeatView, spec: PanelSpec, name: str, locale: str
+) -> list[discord.File]:
+    """The panel's picture: the Alhambra with the legal cells labelled when the choice is
+    about cells, else the hand when it is about money."""
+    picture = await panel_file(view, spec, name, locale)
+    if picture is None and spec.money:  # the hand, as the player decides what to do with it
+        picture = await hand_file(view, name, locale)
+    return [picture] if picture is not None else []
+
+
 async def panel_message(
     game: GameInfo,
     view: SeatView,
@@ -113,19 +152,9 @@ async def panel_message(
     *,
     ends: datetime | None = None,
 ) -> tuple[str, discord.ui.View, list[discord.File]]:
-    """The ephemeral panel's text, components and files (a picture of the Alhambra with the
-    legal cells labelled, when the choice is about cells). `ends`: the turn is held for its
-    undo window until then (a countdown every reader's client shows in their own words)."""
-    spec = build_panel(view, locale, focus, ends=stamp(ends) if ends is not None else None)
-    ui = discord.ui.View(timeout=None)
-    for menu_id, hint, options in spec.menus:
-        ui.add_item(PanelSelect(game.id, game.version, menu_id, hint, options))
-    for label, value, tone in spec.buttons:
-        ui.add_item(PanelButton(game.id, game.version, value, label, tone))
-    picture = await panel_file(view, spec, name, locale)
-    if picture is None and spec.money:  # the hand, as the player decides what to do with it
-        picture = await hand_file(view, name, locale)
-    return spec.text, ui, [picture] if picture is not None else []
+    """The panel's text, components and files, for an interaction already answered."""
+    spec, ui = panel_parts(game, view, locale, focus, ends=ends)
+    return spec.text, ui, await panel_files(view, spec, name, locale)
 
 
 async def _held(interaction: discord.Interaction, game_id: int, view: SeatView) -> datetime | None:
@@ -141,8 +170,10 @@ async def open_panel(interaction: discord.Interaction, game_id: int, focus: str)
     name = result.game.name_at(result.seat)
     ends = await _held(interaction, game_id, view)
     locale = user_locale(interaction)
-    text, ui, files = await panel_message(result.game, view, locale, focus, name, ends=ends)
-    await interaction.response.send_message(text, view=ui, files=files, ephemeral=True)
+    spec, ui = panel_parts(result.game, view, locale, focus, ends=ends)
+    if draws_picture(spec):  # a picture waits for a worker: answer Discord first
+        await acknowledge(interaction)
+    await reply(interaction, spec.text, view=ui, files=await panel_files(view, spec, name, locale))
 
 
 async def panel_choice(
@@ -163,10 +194,11 @@ async def panel_choice(
         name = game.name_at(result.seat)
         if choice.focus is not None:  # navigation redraws at the current version
             ends = await _held(interaction, game_id, view)
-            text, ui, files = await panel_message(
-                result.game, view, locale, choice.focus, name, ends=ends
-            )
-            await interaction.response.edit_message(content=text, view=ui, attachments=files)
+            spec, ui = panel_parts(result.game, view, locale, choice.focus, ends=ends)
+            if draws_picture(spec):
+                await acknowledge(interaction, update=True)
+            files = await panel_files(view, spec, name, locale)
+            await redraw(interaction, content=spec.text, view=ui, attachments=files)
             return
         assert choice.index is not None
         if version != result.game.version or choice.index >= len(view.legal):

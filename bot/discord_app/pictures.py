@@ -1,17 +1,19 @@
-"""Pictures as Discord attachments: each drawn by `render` in a worker thread, so the event loop
-keeps answering other interactions, with its words in the reader's language, and described in
-words too (`text.alt`: the attachment's alt text). Every file the bot posts is made here."""
+"""Pictures as Discord attachments: each drawn by `render` in a worker process (`core.workers`),
+so the event loop keeps answering other interactions, with its words in the reader's language,
+and described in words too (`text.alt`: the attachment's alt text). Every file the bot posts is
+made here."""
 
 from __future__ import annotations
 
-import asyncio
 import io
+from collections.abc import Callable
 
 import discord
 
 import render
 from engine import SeatView
 
+from ..core import metrics, workers
 from ..text import i18n
 from ..text.alt import alhambra_alt, hand_alt, points_alt, scores_alt, table_alt
 from ..text.menus import PanelSpec, panel_picture
@@ -23,6 +25,10 @@ HAND_FILE = "hand.png"
 POINTS_FILE = "points.png"
 
 
+def _timed(kind: str) -> Callable[[float], None]:
+    return metrics.RENDER_SECONDS.labels(kind).observe
+
+
 def _file(png: bytes, name: str, description: str) -> discord.File:
     return discord.File(io.BytesIO(png), filename=name, description=description)
 
@@ -30,7 +36,9 @@ def _file(png: bytes, name: str, description: str) -> discord.File:
 async def table_file(view: SeatView, names: list[str], locale: str) -> discord.File:
     """The table picture with its words in `locale` (the reader's, or the game's in public)."""
     labels = i18n.image_labels(locale)
-    png = await asyncio.to_thread(render.render_table, view, names, labels=labels)
+    png = await workers.current().run(
+        _timed("table"), render.render_table, view, names, labels=labels
+    )
     return _file(png, TABLE_FILE, table_alt(locale, names, view))
 
 
@@ -40,26 +48,32 @@ async def scores_file(
     """The score sheet; `detail` is the scoring round to show in detail (by default what the
     next round would pay now, or the last round once the game is over)."""
     labels = i18n.image_labels(locale)
-    png = await asyncio.to_thread(render.render_scores, view, names, labels=labels, detail=detail)
+    png = await workers.current().run(
+        _timed("scores"), render.render_scores, view, names, labels=labels, detail=detail
+    )
     return _file(png, SCORES_FILE, scores_alt(locale, names, view))
 
 
 async def points_file(locale: str) -> discord.File:
     """The scoring table of the rules: what each type pays in each round, per place."""
     labels = i18n.image_labels(locale)
-    png = await asyncio.to_thread(render.render_points, labels=labels)
+    png = await workers.current().run(_timed("points"), render.render_points, labels=labels)
     return _file(png, POINTS_FILE, points_alt(locale))
 
 
 async def alhambra_file(view: SeatView, seat: int, name: str, locale: str) -> discord.File:
     labels = i18n.image_labels(locale)
-    png = await asyncio.to_thread(render.render_alhambra, view, seat, name=name, labels=labels)
+    png = await workers.current().run(
+        _timed("alhambra"), render.render_alhambra, view, seat, name=name, labels=labels
+    )
     return _file(png, ALHAMBRA_FILE, alhambra_alt(locale, name, view, seat))
 
 
 async def hand_file(view: SeatView, name: str, locale: str) -> discord.File:
     labels = i18n.image_labels(locale)
-    png = await asyncio.to_thread(render.render_hand, view, name=name, labels=labels)
+    png = await workers.current().run(
+        _timed("hand"), render.render_hand, view, name=name, labels=labels
+    )
     return _file(png, HAND_FILE, hand_alt(locale, name, view))
 
 
@@ -67,9 +81,9 @@ async def panel_file(
     view: SeatView, spec: PanelSpec, name: str, locale: str
 ) -> discord.File | None:
     """The panel's picture of the Alhambra with the legal cells labelled, if it has one."""
-    if spec.picture is None:  # most panels: no worker thread needed
+    if spec.picture is None:  # most panels: no worker needed
         return None
-    png = await asyncio.to_thread(panel_picture, view, spec, name, locale)
+    png = await workers.current().run(_timed("alhambra"), panel_picture, view, spec, name, locale)
     if png is None or view.seat is None:
         return None
     description = alhambra_alt(locale, name, view, view.seat, spec.picture)

@@ -48,6 +48,7 @@ from ..text.present import (
 )
 from .context import (
     BaseBot,
+    acknowledge,
     bot_of,
     channel_locale,
     current_game,
@@ -367,6 +368,7 @@ class PlayCommands(commands.Cog):
                 if not matches:
                     raise InvalidRequest(i18n.t(locale, "error.unknown_player", name=echo(player)))
                 seat = matches[0]
+            await acknowledge(interaction)
             picture = await alhambra_file(result.view, seat, names[seat], locale)
             await reply(interaction, names[seat], file=picture)
 

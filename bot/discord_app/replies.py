@@ -12,11 +12,13 @@ from ..core.errors import InvalidRequest, NotAPlayer
 from ..text import i18n
 from ..text.present import cards_text, log_paragraphs, pages_of, player_names
 from .context import (
+    acknowledge,
     bot_of,
     bounded,
     handling,
     here,
     my_view,
+    redraw,
     reply,
     selected,
     user_locale,
@@ -36,6 +38,7 @@ async def show_hand(interaction: discord.Interaction, game_id: int) -> None:
         raise NotAPlayer()
     locale = user_locale(interaction)
     view = result.view
+    await acknowledge(interaction)
     picture = await hand_file(view, result.game.name_at(result.seat), locale)
     text = (
         i18n.t(locale, "reply.hand", cards=cards_text(locale, view.hand))
@@ -49,6 +52,7 @@ async def show_scores(interaction: discord.Interaction, game_id: int) -> None:
     """The score sheet of the game (of this channel), as the user may see it."""
     result = await my_view(interaction, game_id)
     locale = user_locale(interaction)
+    await acknowledge(interaction)
     picture = await scores_file(result.view, player_names(locale, result.game), locale)
     await reply(interaction, file=picture)
 
@@ -65,6 +69,7 @@ async def show_boards(interaction: discord.Interaction, game_id: int) -> None:
     if first is None:
         ranks = view.ranks or (1,) * len(names)
         first = min(range(len(names)), key=lambda s: (ranks[s], s))
+    await acknowledge(interaction)
     picture = await alhambra_file(view, first, names[first], locale)
     text = i18n.t(
         locale, "results.boards", names=i18n.join(locale, public_names(result.game, locale))
@@ -120,8 +125,9 @@ async def board_selected(interaction: discord.Interaction, game_id: int, value: 
         seat = int(value) if value.isascii() and value.isdigit() and len(value) == 1 else -1
         if not 0 <= seat < len(names):
             raise InvalidRequest()
+        await acknowledge(interaction, update=True)
         picture = await alhambra_file(result.view, seat, names[seat], user_locale(interaction))
-        await interaction.response.edit_message(content=names[seat], attachments=[picture])
+        await redraw(interaction, content=names[seat], attachments=[picture])
 
 
 # --- the game log, page by page -----------------------------------------------------------------

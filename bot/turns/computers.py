@@ -2,13 +2,13 @@
 
 Used for computer seats and for the stand-in that plays a silent human's turn after a deadline.
 The engine's players are pure and synchronous (`engine.ai`) and a `hard` decision can take a
-second of CPU, so it runs in a worker thread while the event loop keeps answering others. The
-view and the history are immutable (or copied here), so the stored game can move on meanwhile.
+second of CPU, so it runs in a worker process (`core.workers`) while the event loop keeps
+answering others. The view and the history are immutable and copied to the worker, so the
+stored game can move on meanwhile.
 """
 
 from __future__ import annotations
 
-import asyncio
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from engine import Action, Event, SeatView
 from engine.ai import Player, make_player
 
+from ..core import metrics, workers
 from ..core.service import GameService
 
 
@@ -24,9 +25,12 @@ def player_seed(game_seed: int | None, seat: int) -> int:
     return zlib.crc32(f"{game_seed}:{seat}".encode())
 
 
-async def choose_in_thread(player: Player, view: SeatView, history: Sequence[Event]) -> Action:
-    """The player's action for this view, computed in a worker thread."""
-    return await asyncio.to_thread(player.choose, view, list(history))
+def choose(level: str, seed: int, view: SeatView, history: Sequence[Event]) -> Action:
+    """A computer player's action for this view: run in a worker, so a module-level function
+    of picklable arguments. A player is made for each decision from its seed: the same
+    position always gets the same move, whichever worker takes it."""
+    player: Player = make_player(level, seed)
+    return player.choose(view, list(history))
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,12 @@ async def decide(service: GameService, game_id: int, seat: int, level: str) -> D
     if game.status != "active" or game.current_seat != seat:
         return None
     game_log = await service.log(game_id)
-    player = make_player(level, player_seed(game.seed, seat))
-    action = await choose_in_thread(player, viewed.view, game_log.public_history)
+    action = await workers.current().run(
+        metrics.AI_SECONDS.labels(level).observe,
+        choose,
+        level,
+        player_seed(game.seed, seat),
+        viewed.view,
+        tuple(game_log.public_history),
+    )
     return Decision(action, game.version)

@@ -15,6 +15,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 
+from ..core import metrics
 from ..core.records import TimerKind, TimerRow
 from ..core.service import GameService
 
@@ -97,6 +98,8 @@ class TimerDispatcher:
                         continue  # another process claimed it
                     fired += 1
                     self.fired += 1
+                    late = (self.service.clock.now() - timer.due_at).total_seconds()
+                    metrics.TIMER_LAG.observe(max(0.0, late))
                     handler = self._handlers.get(timer.kind)
                     if handler is None:
                         log.warning("no handler for %s timers (timer %s)", timer.kind, timer.id)

@@ -96,15 +96,24 @@ def make_bot(db_path: Path) -> Callable[..., Callable[[], discord.Client]]:
     from bot.discord_app.client import AlhambraBot
 
     def factory(
-        *, dev_guild: int | None = None, seed: int = 20240601, undo_window: int = 0, **kwargs: Any
+        *,
+        dev_guild: int | None = None,
+        seed: int = 20240601,
+        undo_window: int = 0,
+        workers: int = 0,
+        metrics_port: int | None = None,
+        **kwargs: Any,
     ):
-        # undo_window 0: a turn ends at its last decision (the tests of the window set one)
+        # undo_window 0: a turn ends at its last decision (the tests of the window set one);
+        # workers 0: pictures and computer players in threads (the pool's tests set some)
         settings = Settings(
             token=None,
             db_path=str(db_path),
             dev_guild=dev_guild,
             log_level="INFO",
             undo_window_s=undo_window,
+            workers=workers,
+            metrics_port=metrics_port,
         )
         return lambda: AlhambraBot(settings, seed_source=lambda: seed, **kwargs)
 

@@ -126,8 +126,9 @@ async def _pick(table: Table, user: User, panel: Message, label: str, final: boo
             table.interactions += 1
             edits = panel.edits
             result = await table.sim.select(user, panel, select["custom_id"], [value])
-            if final:
-                await _settled(table, panel, edits)
+            # the panel is redrawn: at once, or after a deferred answer when it draws a picture
+            # (final: the move is made first)
+            await _settled(table, panel, edits)
             return result
         more = next(
             (
@@ -142,7 +143,9 @@ async def _pick(table: Table, user: User, panel: Message, label: str, final: boo
             options = [o["label"] for s in panel.selects() for o in s.get("options") or []]
             raise AssertionError(f"no option {label!r} in the panel: {options}")
         table.interactions += 1
+        edits = panel.edits
         await table.sim.select(user, panel, more[0]["custom_id"], [more[1]])
+        await _settled(table, panel, edits)
     raise AssertionError("too many pages")
 
 

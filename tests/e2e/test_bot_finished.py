@@ -108,7 +108,9 @@ async def test_the_results_show_the_finished_game(sim, run_bot, make_bot, db_pat
         assert {"ana", "bruno"} <= {o["label"] for o in menu["options"]}
         described = set()
         for option in menu["options"]:  # each picture says whose Alhambra it is
+            edits = shown.edits  # the picture is drawn after Discord is answered
             await sim.select(watcher, shown, menu["custom_id"], [option["value"]])
+            await sim.wait_until(lambda e=edits: shown.edits > e)
             [picture] = shown.attachments
             described.add(picture.description.split("'s Alhambra")[0])
         assert len(described) == 3 and {"ana", "bruno"} <= described, described

@@ -84,7 +84,9 @@ async def test_undo_and_confirm_the_turn(sim, run_bot, make_bot, db_path) -> Non
         assert snapshot(db_path, game_id)[1][0] == before[1][0] + 2  # take and undo are logged
 
         # take again and confirm: the turn passes, the old turn message loses its buttons
-        await sim.click(player, panel, "Take money")
+        edits = panel.edits
+        await sim.click(player, panel, "Take money")  # the money panel shows the hand, drawn
+        await sim.wait_until(lambda: panel.edits > edits)  # after Discord is answered
         edits = panel.edits
         await sim.select(player, panel, panel.selects()[0]["custom_id"], [options[0]["value"]])
         await sim.wait_until(lambda: panel.edits > edits)

@@ -1,0 +1,156 @@
+"""The bot as an operator sees it: /metrics, /healthz and /readyz on `ALHAMBRA_METRICS_PORT`.
+
+- `/metrics`: Prometheus' text format (`core.metrics`), plus what only the adapter can see,
+  sampled here: event-loop lag, gateway latency per shard, open games; and Discord's HTTP 429
+  and 5xx answers, counted by an aiohttp trace on discord.py's own session (`http_trace`).
+- `/healthz`: 200 while the database answers and the gateway is connected, else 503 with what
+  is wrong; for a container's health check or an orchestrator's liveness probe.
+- `/readyz`: 200 once the bot is set up (database open, timers running) and has received
+  Discord's READY, until it starts closing; for a readiness probe or a load balancer.
+
+The server is aiohttp's, which discord.py already depends on, on the bot's own event loop.
+`python -m bot health` stays the Docker HEALTHCHECK: it needs no port.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import math
+from types import SimpleNamespace
+from typing import Any
+
+import aiohttp
+from aiohttp import web
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+
+from ..core import metrics
+from .context import BaseBot
+
+log = logging.getLogger("alhambra.observe")
+
+#: How often the event loop's lag is sampled, and gateway latency and open games read.
+LAG_EVERY_S = 0.25
+SLOW_EVERY_S = 15.0
+
+
+def http_trace() -> aiohttp.TraceConfig:
+    """Counts Discord's 429 and 5xx answers as discord.py's HTTP client receives them (it
+    retries them itself, so they never reach the bot's code)."""
+
+    async def on_end(
+        session: aiohttp.ClientSession,
+        context: SimpleNamespace,
+        params: aiohttp.TraceRequestEndParams,
+    ) -> None:
+        status = params.response.status
+        if status == 429:
+            metrics.DISCORD_HTTP_ERRORS.labels("429").inc()
+        elif status >= 500:
+            metrics.DISCORD_HTTP_ERRORS.labels("5xx").inc()
+
+    trace = aiohttp.TraceConfig()
+    trace.on_request_end.append(on_end)
+    return trace
+
+
+class Observer:
+    """The sampling task and, when a port is set, the HTTP server."""
+
+    def __init__(self, bot: BaseBot, port: int | None, host: str = "0.0.0.0") -> None:
+        self.bot = bot
+        self.port = port
+        self.host = host
+        self._runner: web.AppRunner | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self.bound_port: int | None = None
+
+    async def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._sample_lag()), loop.create_task(self._sample_slow())]
+        if self.port is None:
+            return
+        app = web.Application()
+        app.router.add_get("/metrics", self._metrics)
+        app.router.add_get("/healthz", self._healthz)
+        app.router.add_get("/readyz", self._readyz)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        sockets = getattr(site._server, "sockets", None) or []  # the port chosen for port 0
+        self.bound_port = sockets[0].getsockname()[1] if sockets else self.port
+        log.info("metrics and health on port %s", self.bound_port)
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks = []
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def _sample_lag(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            asked = loop.time()
+            await asyncio.sleep(LAG_EVERY_S)
+            metrics.LOOP_LAG.observe(max(0.0, loop.time() - asked - LAG_EVERY_S))
+
+    async def _sample_slow(self) -> None:
+        while True:
+            # an AutoShardedBot knows each shard's latency; a single connection only its own
+            shards: list[tuple[int, float]] = list(getattr(self.bot, "latencies", ())) or [
+                (self.bot.shard_id or 0, self.bot.latency)
+            ]
+            for shard, latency in shards:
+                if math.isfinite(latency):
+                    metrics.GATEWAY_LATENCY.labels(str(shard)).set(latency)
+            if self.bot._service is not None:
+                with contextlib.suppress(Exception):  # a busy database: next time
+                    metrics.OPEN_GAMES.set(await self.bot.service.count_open_games())
+            await asyncio.sleep(SLOW_EVERY_S)
+
+    async def _metrics(self, request: web.Request) -> web.Response:
+        if self.bot._service is not None:
+            with contextlib.suppress(Exception):
+                metrics.OPEN_GAMES.set(await self.bot.service.count_open_games())
+        body = generate_latest()
+        return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
+
+    async def _healthz(self, request: web.Request) -> web.Response:
+        problems: dict[str, Any] = {}
+        if self.bot._service is None:
+            problems["database"] = "not open yet"
+        else:
+            try:
+                await asyncio.wait_for(self.bot.service.count_open_games(), timeout=5)
+            except Exception as exc:
+                problems["database"] = f"{type(exc).__name__}: {exc}"[:200]
+        if self.bot.is_closed() or self.bot.ws is None or not self.bot.is_ready():
+            problems["gateway"] = "not connected"
+        return _answer(problems)
+
+    async def _readyz(self, request: web.Request) -> web.Response:
+        problems: dict[str, Any] = {}
+        if self.bot.timers is None or self.bot._service is None:
+            problems["setup"] = "not done"
+        if not self.bot.is_ready():
+            problems["gateway"] = "no READY from Discord yet"
+        if self.bot.is_closed():
+            problems["closing"] = True
+        return _answer(problems)
+
+
+def _answer(problems: dict[str, Any]) -> web.Response:
+    body = {"ok": not problems, **({"problems": problems} if problems else {})}
+    return web.Response(
+        status=503 if problems else 200,
+        text=json.dumps(body),
+        content_type="application/json",
+    )

@@ -1,0 +1,186 @@
+"""The worker pool: pictures byte-identical to the ones drawn in the bot's own process, the same
+computer moves, a stuck job given up, workers replaced after a while, nothing left running."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+import render
+from bot.core.errors import Busy
+from bot.core.workers import Workers
+from bot.turns.computers import choose
+from engine import new_game
+from render.samples import late, names, placing
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().split()[2] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def _seconds(_: float) -> None:
+    """The metric callback: these tests look at results, not timings."""
+
+
+@pytest.fixture
+async def pool():
+    workers = Workers(1, timeout=20, initializer=render.warm_up)
+    workers.start()
+    try:
+        yield workers
+    finally:
+        await workers.close()
+
+
+async def test_pictures_from_the_pool_are_byte_identical(pool: Workers) -> None:
+    game = late(4, 11)
+    public, mine = game.view(None), game.view(game.current_seat)
+    placed = placing(3, 8, 1)
+    seat = placed.current_seat
+    jobs = [
+        (render.render_table, (public, names(4)), {}),
+        (render.render_hand, (mine,), {"name": "Ana"}),
+        (render.render_scores, (public, names(4)), {}),
+        (render.render_points, (), {}),
+        (
+            render.render_alhambra,
+            (placed.view(seat), seat),
+            {"name": "Ana", "placing": placed.pending[0]},
+        ),
+    ]
+    for fn, args, kwargs in jobs:
+        drawn = await pool.run(_seconds, fn, *args, **kwargs)
+        assert drawn == fn(*args, **kwargs), fn.__name__
+    assert pool.pids() and os.getpid() not in pool.pids()
+
+
+async def test_computer_players_decide_the_same_in_a_worker(pool: Workers) -> None:
+    game = new_game(3, 17)
+    for _ in range(12):
+        seat = game.current_seat
+        view = game.view(seat)
+        history = tuple(game.setup_events())
+        for level in ("easy", "normal"):
+            action = await pool.run(_seconds, choose, level, 7, view, history)
+            assert action == choose(level, 7, view, history)
+        game.apply(choose("normal", 7, view, history))
+
+
+async def test_a_job_over_the_timeout_is_given_up_and_the_workers_start_again() -> None:
+    workers = Workers(1, timeout=1.0)
+    workers.start()
+    try:
+        first = await workers.run(_seconds, os.getpid)
+        with pytest.raises(Busy):
+            await workers.run(_seconds, time.sleep, 30)
+        assert not _alive(first), "the stuck worker was stopped"
+        second = await workers.run(_seconds, os.getpid)  # a fresh worker answers
+        assert second != first
+    finally:
+        await workers.close()
+
+
+async def test_a_worker_is_replaced_after_its_share_of_jobs() -> None:
+    workers = Workers(1, max_tasks=2)
+    workers.start()
+    try:
+        seen = [await workers.run(_seconds, os.getpid) for _ in range(5)]
+        assert len(set(seen)) >= 3  # jobs 1-2, 3-4 and 5 in three processes
+    finally:
+        await workers.close()
+
+
+async def test_closing_leaves_no_worker_process() -> None:
+    workers = Workers(2)
+    workers.start()
+    await workers.run(_seconds, os.getpid)
+    pids = workers.pids()
+    assert pids
+    await workers.close()
+    assert not [pid for pid in pids if _alive(pid)]
+    assert not workers.pids()
+
+
+async def test_without_workers_jobs_run_in_a_thread_of_this_process() -> None:
+    workers = Workers(0)
+    workers.start()
+    assert not workers.pooled
+    assert await workers.run(_seconds, os.getpid) == os.getpid()
+
+
+def test_sigterm_stops_the_bot_and_every_worker(tmp_path) -> None:
+    """`docker stop`: the bot closes, its workers with it, and no process is left behind."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen(
+        [sys.executable, str(Path(__file__).with_name("pool_bot.py")), str(tmp_path / "db")],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    assert proc.stdout is not None
+    try:
+        line = proc.stdout.readline().split()
+        assert line and line[0] == "READY", line
+        pids = [int(p) for p in line[1:]]
+        assert 1 <= len(pids) <= 2 and all(_alive(p) for p in pids)
+        proc.send_signal(__import__("signal").SIGTERM)
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert not [pid for pid in pids if _alive(pid)], "a worker outlived the bot"
+
+
+def test_workers_follow_a_killed_bot_out() -> None:
+    """SIGKILL (the OOM killer, `docker kill`) gives the bot no chance to close its pool: its
+    workers notice their parent is gone and exit by themselves."""
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    script = (
+        "import asyncio, os, sys\n"
+        "from bot.core.workers import Workers\n"
+        "async def main():\n"
+        "    w = Workers(2); w.start()\n"
+        "    await asyncio.gather(*[w.run(print, os.getpid) for _ in range(4)])\n"
+        "    print('READY', *w.pids(), flush=True)\n"
+        "    await asyncio.sleep(60)\n"
+        "if __name__ == '__main__':\n"
+        "    asyncio.run(main())\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    assert proc.stdout is not None
+    line = ""
+    try:
+        while not line.startswith("READY"):  # (print is the metric callback: seconds first)
+            line = proc.stdout.readline()
+            assert line, "the script ended early"
+        pids = [int(p) for p in line.split()[1:]]
+        assert pids and all(_alive(p) for p in pids)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+    deadline = time.monotonic() + 10
+    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not [pid for pid in pids if _alive(pid)], "a worker outlived a killed bot"

@@ -1,35 +1,24 @@
-"""The bot-side helper runs a decision in a worker thread and returns the player's choice."""
+"""The bot-side decision is a plain function of picklable arguments, so it can run in a worker
+process, and it is the engine player's own choice."""
 
 from __future__ import annotations
 
-import threading
+import pickle
 
-from bot.turns.computers import choose_in_thread
+from bot.turns.computers import choose
 from engine import new_game
-from engine.ai import Player, make_player
+from engine.ai import make_player
 
 
-class ThreadRecorder(Player):
-    """A real `normal` player that notes the thread it decided in."""
-
-    level = "normal"
-
-    def __init__(self) -> None:
-        super().__init__(3)
-        self.inner = make_player("normal", 3)
-        self.thread: int | None = None
-
-    def choose(self, view, history=()):
-        self.thread = threading.get_ident()
-        return self.inner.choose(view, history)
-
-
-async def test_choice_is_made_off_the_event_loop_thread() -> None:
+def test_the_decision_is_the_players_own_and_can_travel_to_a_worker() -> None:
     game = new_game(3, 17)
     seat = game.current_seat
     view = game.view(seat)
-    player = ThreadRecorder()
-    action = await choose_in_thread(player, view, game.setup_events())
-    assert action == make_player("normal", 3).choose(view, game.setup_events())
+    history = tuple(game.setup_events())
+    action = choose("normal", 3, view, history)
+    assert action == make_player("normal", 3).choose(view, list(history))
     assert action in game.legal_actions()
-    assert player.thread is not None and player.thread != threading.get_ident()
+    # what a worker receives and sends back survives pickling unchanged
+    assert pickle.loads(pickle.dumps(choose)) is choose
+    assert pickle.loads(pickle.dumps((view, history))) == (view, history)
+    assert pickle.loads(pickle.dumps(action)) == action

@@ -104,3 +104,26 @@ async def test_health_says_what_is_wrong(sim, run_bot, make_bot) -> None:
             bot.service.count_open_games = real
         async with http.get(f"{url}/healthz") as answer:
             assert answer.status == 200
+
+
+async def test_discords_rate_limits_and_server_errors_are_counted(sim, run_bot, make_bot) -> None:
+    """discord.py retries 429s and 5xx by itself, so the bot's code never sees them: the trace
+    on its HTTP session counts them for the operator."""
+    from bot.core import metrics
+
+    def count(status: str) -> float:
+        return metrics.DISCORD_HTTP_ERRORS.labels(status)._value.get()
+
+    ann = sim.user("ann")
+    guild = sim.guild("Club", owner=ann)
+    channel = sim.channel(guild, "alhambra")
+    async with run_bot(make_bot()):
+        limited, failed = count("429"), count("5xx")
+        sim.fail_next("callback", status=429, retry_after=0.01)
+        opened = await open_game(sim, ann, channel)
+        assert opened.response is not None  # retried by discord.py: the player saw nothing
+        assert count("429") == limited + 1
+        sim.fail_next("callback", status=502)
+        rules = await sim.slash(ann, "alhambra rules", channel=channel, timeout=10)
+        assert rules.response is not None
+        assert count("5xx") == failed + 1

@@ -19,6 +19,8 @@ DEFAULT_DB = "alhambra.sqlite3"
 DEFAULT_UNDO_WINDOW_S = 10
 #: The longest window a user or operator may choose.
 MAX_UNDO_WINDOW_S = 60
+#: `ALHAMBRA_LOG_FORMAT`'s values (bot.core.logs writes them; the config imports nothing).
+LOG_FORMATS = ("plain", "json")
 
 
 def default_db_path() -> Path:
@@ -41,6 +43,10 @@ class Settings:
     db_sync: str = "FULL"
     #: seconds a finished turn waits for an undo before it ends (users may choose their own)
     undo_window_s: int = DEFAULT_UNDO_WINDOW_S
+    #: "plain" lines for a terminal, or "json": one object per line for a log pipeline
+    log_format: str = "plain"
+    #: where errors are reported (Sentry or compatible); None: not reported
+    sentry_dsn: str | None = None
 
     def require_token(self) -> str:
         if not self.token:
@@ -98,6 +104,9 @@ def load_settings(
         raise ConfigError(
             f"ALHAMBRA_UNDO_WINDOW must be 0 to {MAX_UNDO_WINDOW_S} seconds, not {window_raw!r}."
         )
+    log_format = env.get("ALHAMBRA_LOG_FORMAT", "").strip().lower() or "plain"
+    if log_format not in LOG_FORMATS:
+        raise ConfigError(f"ALHAMBRA_LOG_FORMAT must be plain or json, not {log_format!r}.")
     return Settings(
         token=env.get("DISCORD_TOKEN", "").strip() or None,
         db_path=env.get("ALHAMBRA_DB", "").strip() or DEFAULT_DB,
@@ -105,4 +114,6 @@ def load_settings(
         log_level=level,
         db_sync=sync,
         undo_window_s=int(window_raw),
+        log_format=log_format,
+        sentry_dsn=env.get("ALHAMBRA_SENTRY_DSN", "").strip() or None,
     )

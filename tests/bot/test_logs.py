@@ -1,5 +1,5 @@
 """Log lines an operator can search and ship: plain or JSON, each carrying the interaction and
-game it was written for, never a token."""
+game it was written for, never a token; and the optional error reports."""
 
 from __future__ import annotations
 
@@ -8,15 +8,19 @@ import io
 import json
 import logging
 import re
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+import sentry_sdk
+from sentry_sdk.envelope import Envelope
+from sentry_sdk.transport import Transport
 
 from bot.config import ConfigError, load_settings
-from bot.core import logs
+from bot.core import errors_reporting, logs
 from bot.core.errors import NotYourTurn
 from bot.discord_app.context import handling, note_game
 
@@ -303,3 +307,67 @@ def test_a_bad_log_format_is_one_clear_line(tmp_path: Path, value: str) -> None:
     with pytest.raises(ConfigError, match="ALHAMBRA_LOG_FORMAT must be plain or json") as raised:
         load_settings({"ALHAMBRA_LOG_FORMAT": value}, dotenv=tmp_path / ".env")
     assert value in str(raised.value) and "\n" not in str(raised.value)
+
+
+# --- error reports ----------------------------------------------------------------------------
+
+
+class Captured(Transport):
+    """A transport that keeps the events instead of sending them anywhere."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.events: list[dict[str, Any]] = []
+
+    def capture_envelope(self, envelope: Envelope) -> None:
+        event = envelope.get_event()
+        if event is not None:
+            self.events.append(dict(event))
+
+
+@pytest.fixture
+def reports(monkeypatch: pytest.MonkeyPatch) -> Iterator[Captured]:
+    monkeypatch.setattr(logs, "_secrets", set())
+    transport = Captured()
+    yield transport
+    errors_reporting.stop()
+
+
+def test_errors_reach_the_reports_redacted_and_tagged(reports: Captured) -> None:
+    logs.hide(ODD_TOKEN)
+    assert errors_reporting.start("https://key@reports.example.test/1", transport=reports)
+    with logs.bound(interaction=1378, guild=77, user=4242, game=12):
+        try:
+            raise RuntimeError(f"login with {ODD_TOKEN} and {TOKEN}")
+        except RuntimeError:
+            logging.getLogger("alhambra.interactions").exception("interaction failed")
+    sentry_sdk.flush(2)
+    (event,) = reports.events
+    text = json.dumps(event)
+    assert ODD_TOKEN not in text and TOKEN not in text
+    (exception,) = event["exception"]["values"]
+    assert exception["type"] == "RuntimeError"
+    assert exception["value"] == "login with [redacted] and [redacted]"
+    assert event["tags"].items() >= {"game": "12", "interaction": "1378", "guild": "77"}.items()
+    assert "user" not in event["tags"] and "user" not in event
+    frames = exception["stacktrace"]["frames"]
+    assert frames and not any("vars" in frame for frame in frames)
+
+
+def test_nothing_is_reported_without_a_dsn(reports: Captured) -> None:
+    assert not errors_reporting.start(None)
+    assert not errors_reporting.start("")
+    assert not sentry_sdk.get_client().is_active()
+    logging.getLogger("alhambra").error("not reported")
+    assert reports.events == []
+
+
+def test_a_dsn_without_the_sdk_is_one_warning(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setitem(sys.modules, "sentry_sdk", None)  # as if it were not installed
+    with caplog.at_level(logging.WARNING, logger="alhambra"):
+        assert not errors_reporting.start("https://key@reports.example.test/1")
+    (record,) = caplog.records
+    assert "sentry-sdk is not installed" in record.getMessage()
+    assert "\n" not in record.getMessage()

@@ -40,11 +40,11 @@ TOKEN_SHAPE = re.compile(
     r"(?<![\w-])(?:[\w-]{23,30}\.[\w-]{6,7}\.[\w-]{27,}|mfa\.[\w-]{20,})(?![\w-])", re.ASCII
 )
 #: Other secrets discord.py's debug lines can hold: an interaction's or a webhook's token in a
-#: URL (`/webhooks/<id>/<token>`), and the value of any "token" key of a logged payload (the
-#: gateway events it prints at DEBUG carry their interaction's). Quotes may come escaped, as
-#: they do inside a JSON line.
+#: URL (`/webhooks/<id>/<token>`, `/interactions/<id>/<token>/callback`), and the value of any
+#: "token" key of a logged payload (the gateway events it prints at DEBUG carry their
+#: interaction's). Quotes may come escaped, as they do inside a JSON line.
 SECRET_PLACES = (
-    re.compile(r"(/webhooks/\d+/)[^/?\s\\\"']+"),
+    re.compile(r"(/(?:webhooks|interactions)/\d+/)[^/?\s\\\"']+"),
     re.compile(r"""(\\?["']token\\?["']\s*:\s*\\?["'])[^"'\\]+"""),
 )
 #: A configured secret shorter than this is not looked for: replacing every "abc" in every line

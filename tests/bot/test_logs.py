@@ -246,14 +246,18 @@ def test_no_token_reaches_a_log_line_at_any_level(capture: Capture, fmt: str) ->
     logging.getLogger("discord.webhook.async_").debug(
         "POST https://discord.com/api/v10/webhooks/1184/aW50ZXJhY3Rpb246MTE4NDo2/messages"
     )
+    logging.getLogger("discord.webhook.async_").debug(
+        "POST https://discord.com/api/v10/interactions/1184/aW50ZXJhY3Rpb246MTE4NDo2/callback"
+    )
     text = stream.getvalue()
     for secret in (TOKEN, OTHER_TOKEN, ODD_TOKEN, "sekret-value", "aW50ZXJhY3Rpb246MTE4NDo2"):
         assert secret not in text
     assert text.count(logs.REDACTED) >= len(names) * len(levels) * 6
     assert "RuntimeError: login with [redacted] failed" in text
     assert "webhooks/1184/[redacted]/messages" in text
+    assert "interactions/1184/[redacted]/callback" in text
     if fmt == "json":
-        assert len(lines(stream)) == len(names) * len(levels) * 5 + 1
+        assert len(lines(stream)) == len(names) * len(levels) * 5 + 2
 
 
 def test_the_token_of_run_is_hidden_from_every_logger(

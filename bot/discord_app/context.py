@@ -12,9 +12,9 @@ untouched, because the service writes nothing for a refused or failed request. O
 interaction records the command, game, latency and outcome (never the token or message text).
 It also notes the language of the user's Discord client, which their DMs follow.
 
-Everything logged while an interaction is handled, by any room, carries its interaction,
-server, channel and user ids, and the game (and its version) once `note_game` learned it:
-`handling` opens the `logs.bound` scope.
+Everything logged while an interaction is handled, by any room, carries its interaction id and
+command, its server, channel and user ids, and the game (and its version) once `note_game`
+learned it: `handling` opens the `logs.bound` scope.
 """
 
 from __future__ import annotations
@@ -261,6 +261,7 @@ async def handling(interaction: discord.Interaction, command: str) -> AsyncItera
     busy = client.busy() if isinstance(client, BaseBot) else contextlib.nullcontext()
     with logs.bound(
         interaction=interaction.id,
+        command=command,
         guild=interaction.guild_id,
         channel=interaction.channel_id,
         user=interaction.user.id,
@@ -285,7 +286,7 @@ async def handling(interaction: discord.Interaction, command: str) -> AsyncItera
                 latency_ms,
                 outcome,
                 # the same facts as fields of their own, for the JSON lines
-                extra={"command": command, "latency_ms": latency_ms, "outcome": outcome},
+                extra={"latency_ms": latency_ms, "outcome": outcome},
             )
 
 

@@ -18,11 +18,16 @@ import pytest
 import sentry_sdk
 from sentry_sdk.envelope import Envelope
 from sentry_sdk.transport import Transport
+from service_helpers import add_timer
 
 from bot.config import ConfigError, load_settings
 from bot.core import errors_reporting, logs
+from bot.core.clock import ManualClock
 from bot.core.errors import NotYourTurn
+from bot.core.records import TimerRow
+from bot.core.service import GameService
 from bot.discord_app.context import handling, note_game
+from bot.turns.timers import TimerDispatcher
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Shaped like a real bot token (id, timestamp, HMAC); made up.
@@ -171,6 +176,25 @@ async def test_tasks_started_while_handling_keep_its_fields(capture: Capture) ->
     assert (line["interaction"], line["game"]) == (9, 4)
 
 
+async def test_what_a_timer_handler_logs_names_the_timer_and_its_game(
+    capture: Capture, service: GameService, clock: ManualClock
+) -> None:
+    stream = capture("json", "INFO")
+    game = await service.create_game(channel_id=500, host_id=1, host_name="Ana", guild_id=9)
+    await service.join(game.id, 2, "Bruno")
+    await service.start(game.id, 1)
+
+    async def handle(timer: TimerRow) -> None:
+        logging.getLogger("alhambra.notify").info("reminding")
+
+    await add_timer(service, game.id, "reminder", clock.now(), seat=0)
+    assert await TimerDispatcher(service, {"reminder": handle}).run_due() == 1
+    logging.getLogger("alhambra.timers").info("the loop goes on")
+    reminding, after = lines(stream)
+    assert (reminding["timer"], reminding["game"]) == ("reminder", game.id)
+    assert "game" not in after and "timer" not in after
+
+
 # --- the plain format -------------------------------------------------------------------------
 
 
@@ -190,6 +214,17 @@ async def test_the_plain_line_is_the_one_the_readme_shows(capture: Capture) -> N
     assert shape(line) == shape(shown)
     # the ids the message states already are not repeated
     assert line.count("game=") == line.count("user=") == 1
+
+
+async def test_the_json_line_has_the_fields_the_readme_shows(capture: Capture) -> None:
+    stream = capture("json", "INFO")
+    await handled("buy", lambda clicked: note_game(clicked, 12, 31))
+    (line,) = lines(stream)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = json.loads(next(text for text in readme.splitlines() if text.startswith('{"time')))
+    assert list(line) == list(shown)
+    same = {key for key in shown if key not in ("timestamp", "latency_ms", "message")}
+    assert {key: line[key] for key in same} == {key: shown[key] for key in same}
 
 
 def test_plain_lines_outside_an_interaction_are_as_before(capture: Capture) -> None:

@@ -12,7 +12,9 @@ whatever is learned during it (the game, once its channel was looked up) is adde
 Secrets are removed from the finished line, after the message, its arguments, the traceback and
 the extra fields were all turned into text, so no path into a line can carry one out: the
 configured token is replaced wherever it appears, and so is anything shaped like a Discord bot
-token (a token pasted somewhere else, or one of a previous deployment).
+token (a token pasted somewhere else, or one of a previous deployment) and the interaction
+tokens discord.py's debug lines show (each lets whoever reads it answer as the bot for 15
+minutes).
 """
 
 from __future__ import annotations
@@ -166,7 +168,7 @@ class JsonLinesFormatter(JsonFormatter):
         self, log_data: dict[str, Any], record: logging.LogRecord, message_dict: dict[str, Any]
     ) -> None:
         super().add_fields(log_data, record, message_dict)
-        # the timestamp first and the message early, for people reading the raw lines
+        # the timestamp first, as in the plain lines, for people reading the raw lines
         stamp = log_data.pop("timestamp")
         rest = dict(log_data)
         log_data.clear()

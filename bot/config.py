@@ -19,6 +19,8 @@ DEFAULT_DB = "alhambra.sqlite3"
 DEFAULT_UNDO_WINDOW_S = 10
 #: The longest window a user or operator may choose.
 MAX_UNDO_WINDOW_S = 60
+#: `ALHAMBRA_LOG_FORMAT`'s values (bot.core.logs writes them; the config imports nothing).
+LOG_FORMATS = ("plain", "json")
 
 
 def default_db_path() -> Path:
@@ -48,6 +50,10 @@ class Settings:
     work_timeout_s: float = 30.0
     #: the port of /metrics, /healthz and /readyz (None: not served)
     metrics_port: int | None = None
+    #: "plain" lines for a terminal, or "json": one object per line for a log pipeline
+    log_format: str = "plain"
+    #: where errors are reported (Sentry or compatible); None: not reported
+    sentry_dsn: str | None = None
 
     def require_token(self) -> str:
         if not self.token:
@@ -109,6 +115,9 @@ def load_settings(
     timeout = _number(env, "ALHAMBRA_WORK_TIMEOUT", default=30, low=1, high=600)
     port_raw = env.get("ALHAMBRA_METRICS_PORT", "").strip()
     port = _number(env, "ALHAMBRA_METRICS_PORT", default=0, low=1, high=65535) if port_raw else None
+    log_format = env.get("ALHAMBRA_LOG_FORMAT", "").strip().lower() or "plain"
+    if log_format not in LOG_FORMATS:
+        raise ConfigError(f"ALHAMBRA_LOG_FORMAT must be plain or json, not {log_format!r}.")
     return Settings(
         token=env.get("DISCORD_TOKEN", "").strip() or None,
         db_path=env.get("ALHAMBRA_DB", "").strip() or DEFAULT_DB,
@@ -119,6 +128,8 @@ def load_settings(
         workers=workers,
         work_timeout_s=float(timeout),
         metrics_port=port,
+        log_format=log_format,
+        sentry_dsn=env.get("ALHAMBRA_SENTRY_DSN", "").strip() or None,
     )
 
 

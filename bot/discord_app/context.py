@@ -11,6 +11,10 @@ logged with the game id and interaction id and answered with an apology. Either 
 untouched, because the service writes nothing for a refused or failed request. One log line per
 interaction records the command, game, latency and outcome (never the token or message text).
 It also notes the language of the user's Discord client, which their DMs follow.
+
+Everything logged while an interaction is handled, by any room, carries its interaction id and
+command, its server, channel and user ids, and the game (and its version) once `note_game`
+learned it: `handling` opens the `logs.bound` scope.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import discord
 from discord.ext import commands
 
 from ..config import Settings
+from ..core import logs
 from ..core.errors import GuildOnly, NoGameHere, ServiceError
 from ..core.records import GameInfo
 from ..core.results import ViewResult
@@ -153,10 +158,17 @@ def channel_id_of(interaction: discord.Interaction) -> int:
     return interaction.channel_id
 
 
+def note_game(interaction: discord.Interaction, game_id: int, version: int | None = None) -> None:
+    """The interaction is about this game: its log line says so, and so does everything logged
+    from now until it is handled (`version`: the game's as last read, when known)."""
+    interaction.extras["game_id"] = game_id
+    logs.bind(game=game_id, version=version)
+
+
 async def current_game(interaction: discord.Interaction) -> GameInfo:
     """The lobby or running game of the interaction's channel (refused outside a server)."""
     game = await bot_of(interaction).service.game_in_channel(channel_id_of(interaction))
-    interaction.extras["game_id"] = game.id
+    note_game(interaction, game.id, game.version)
     return game
 
 
@@ -164,7 +176,7 @@ async def shown_game(interaction: discord.Interaction) -> GameInfo:
     """The game whose score sheet, log and boards the channel shows: the running one, else the
     last one that finished there (refused outside a server)."""
     game = await bot_of(interaction).service.game_to_show(channel_id_of(interaction))
-    interaction.extras["game_id"] = game.id
+    note_game(interaction, game.id, game.version)
     return game
 
 
@@ -174,7 +186,7 @@ def here(interaction: discord.Interaction, game: GameInfo) -> GameInfo:
     if there were no game here, so nothing of another channel's game is shown or changed."""
     if interaction.channel_id != game.channel_id or interaction.guild_id != game.guild_id:
         raise NoGameHere()
-    interaction.extras["game_id"] = game.id
+    note_game(interaction, game.id, game.version)
     return game
 
 
@@ -272,24 +284,35 @@ async def handling(interaction: discord.Interaction, command: str) -> AsyncItera
     outcome = "ok"
     client = interaction.client
     busy = client.busy() if isinstance(client, BaseBot) else contextlib.nullcontext()
-    try:
-        with busy:
-            if isinstance(client, BaseBot):
-                await remember_language(client, interaction)
-            yield
-    except Exception as exc:
-        # the log says what the user was meant to see, even if telling them fails
-        outcome = f"refused:{exc.code}" if isinstance(exc, ServiceError) else "error"
-        outcome = await report(interaction, exc)
-    finally:
-        log.info(
-            "interaction command=%s game=%s user=%s latency_ms=%.1f outcome=%s",
-            command,
-            interaction.extras.get("game_id", "-"),
-            interaction.user.id,
-            (time.perf_counter() - started) * 1000,
-            outcome,
-        )
+    with logs.bound(
+        interaction=interaction.id,
+        command=command,
+        guild=interaction.guild_id,
+        channel=interaction.channel_id,
+        user=interaction.user.id,
+        game=interaction.extras.get("game_id"),
+    ):
+        try:
+            with busy:
+                if isinstance(client, BaseBot):
+                    await remember_language(client, interaction)
+                yield
+        except Exception as exc:
+            # the log says what the user was meant to see, even if telling them fails
+            outcome = f"refused:{exc.code}" if isinstance(exc, ServiceError) else "error"
+            outcome = await report(interaction, exc)
+        finally:
+            latency_ms = round((time.perf_counter() - started) * 1000, 1)
+            log.info(
+                "interaction command=%s game=%s user=%s latency_ms=%.1f outcome=%s",
+                command,
+                interaction.extras.get("game_id", "-"),
+                interaction.user.id,
+                latency_ms,
+                outcome,
+                # the same facts as fields of their own, for the JSON lines
+                extra={"latency_ms": latency_ms, "outcome": outcome},
+            )
 
 
 def selected(interaction: discord.Interaction) -> list[str]:

@@ -33,6 +33,7 @@ from .context import (
     channel_locale,
     current_game,
     handling,
+    note_game,
     reply,
     user_locale,
 )
@@ -223,7 +224,7 @@ class LobbyCommands(commands.Cog):
             max_players=max_players,
             deadline_rules=rules,
         )
-        interaction.extras["game_id"] = game.id
+        note_game(interaction, game.id, game.version)
         return game
 
     async def _lobby_here(

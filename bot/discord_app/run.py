@@ -17,6 +17,7 @@ from collections.abc import Callable
 import discord
 
 from ..config import ConfigError, Settings, load_settings
+from ..core import errors_reporting, logs
 from ..core.errors import DatabaseError
 from .client import AlhambraBot
 
@@ -33,7 +34,10 @@ def _settings() -> Settings | None:
     except ConfigError as exc:
         print(f"alhambra-bot: {exc}", file=sys.stderr)
         return None
-    discord.utils.setup_logging(level=logging.getLevelName(settings.log_level), root=True)
+    # ours rather than discord.utils.setup_logging: the same plain lines (without colours, which
+    # a log file or journald would keep as escape codes), or JSON, with the token hidden
+    logs.configure(settings.log_level, settings.log_format, secrets=(settings.token,))
+    errors_reporting.start(settings.sentry_dsn)
     # the bot never speaks: no need for voice support, nor for warnings about it
     discord.VoiceClient.warn_nacl = False
     if hasattr(discord.VoiceClient, "warn_dave"):

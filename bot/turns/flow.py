@@ -17,6 +17,7 @@ from typing import Any
 
 from engine import Action, EndTurn, Skip
 
+from ..core import logs
 from ..core.errors import ServiceError
 from ..core.records import TimerRow
 from ..core.results import ActResult
@@ -77,6 +78,7 @@ class TurnFlow:
         their turn ends too: after their undo window (`ActResult.ends_at`, an `end_turn` timer
         written with the move), or at once if the window is zero. A finished turn is told in
         `locale` and the computers move."""
+        logs.bind(game=game_id, version=version)
         settings = await self.service.settings(user_id)
         window = (
             self.undo_window

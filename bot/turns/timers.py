@@ -15,7 +15,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 
-from ..core import metrics
+from ..core import logs, metrics
 from ..core.records import TimerKind, TimerRow
 from ..core.service import GameService
 
@@ -104,12 +104,17 @@ class TimerDispatcher:
                     if handler is None:
                         log.warning("no handler for %s timers (timer %s)", timer.kind, timer.id)
                         continue
-                    try:
-                        await handler(timer)
-                    except Exception:
-                        log.exception(
-                            "timer %s (%s, game %s) failed", timer.id, timer.kind, timer.game_id
-                        )
+                    # what the handler logs says which timer and game it was for
+                    with logs.bound(timer=timer.kind, game=timer.game_id):
+                        try:
+                            await handler(timer)
+                        except Exception:
+                            log.exception(
+                                "timer %s (%s, game %s) failed",
+                                timer.id,
+                                timer.kind,
+                                timer.game_id,
+                            )
         return fired
 
     async def _run(self) -> None:

@@ -33,7 +33,7 @@ COPY engine ./engine
 COPY render ./render
 COPY bot ./bot
 COPY migrations ./migrations
-RUN pip install .
+RUN pip install ".[sentry]"
 
 USER alhambra
 VOLUME ["/data"]

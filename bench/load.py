@@ -59,6 +59,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import logging
 import random
 import sqlite3
 import statistics
@@ -168,6 +169,7 @@ class Live:
     panel: Message | None = None  # the acting person's panel after their last move
     panel_user: User | None = None
     pending: Sent | None = None  # the game's last interaction: its writes are counted to it
+    mid_turn: bool = False  # a person has begun their turn: their next click comes first
     over: bool = False
 
 
@@ -263,15 +265,17 @@ def _option(message: Message, label: str) -> tuple[dict[str, Any], str] | None:
 
 
 class Gate:
-    """Hands out actions: the game waiting longest acts next."""
+    """Hands out actions: a person in the middle of their turn clicks on first (people click
+    through a panel in seconds), then the game that has waited longest begins a turn."""
 
     def __init__(self) -> None:
         self.waiting: deque[asyncio.Future[None]] = deque()
+        self.urgent: deque[asyncio.Future[None]] = deque()
         self.missed = 0
 
-    async def wait(self) -> None:
+    async def wait(self, urgent: bool = False) -> None:
         future = asyncio.get_running_loop().create_future()
-        self.waiting.append(future)
+        (self.urgent if urgent else self.waiting).append(future)
         try:
             await future
         finally:
@@ -279,11 +283,12 @@ class Gate:
                 future.cancel()
 
     def release(self) -> bool:
-        while self.waiting:
-            future = self.waiting.popleft()
-            if not future.done():
-                future.set_result(None)
-                return True
+        for queue in (self.urgent, self.waiting):
+            while queue:
+                future = queue.popleft()
+                if not future.done():
+                    future.set_result(None)
+                    return True
         return False
 
 
@@ -313,6 +318,24 @@ class LagProbe:
 
     def between(self, start: float, end: float) -> list[float]:
         return [lag for t, lag in self.samples if start <= t <= end]
+
+
+class LogCount(logging.Handler):
+    """Counts what the bot and discord.py log at WARNING and above (instead of printing it)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.errors = self.warnings = 0
+        self.first_error: str | None = None
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.levelno >= logging.ERROR:
+            self.errors += 1
+            if self.first_error is None:
+                cause = record.exc_info[1] if record.exc_info else None
+                self.first_error = f"{record.getMessage()}: {cause!r}" if cause else record.msg
+        else:
+            self.warnings += 1
 
 
 class DbProbe:
@@ -401,6 +424,8 @@ class Report:
     pictures: PictureReport | None
     goals: list[tuple[str, float | None, float, bool | None]]
     sustained_rate: float | None
+    logged_errors: int
+    first_error: str | None
 
 
 @dataclass
@@ -426,6 +451,7 @@ class LoadBench:
         self.gate = Gate()
         self.probe = LagProbe()
         self.db_probe = DbProbe(bot)
+        self.log = LogCount()
         self.sent: list[Sent] = []
         self.step = -1
         self.people_seconds = 0.0
@@ -495,7 +521,8 @@ class LoadBench:
         gated: bool = True,
     ) -> Sent:
         if gated:
-            await self.gate.wait()
+            await self.gate.wait(urgent=live.mid_turn)
+            live.mid_turn = True
         started = time.perf_counter()
         result = self.sim._interaction(MESSAGE_COMPONENT, user, message.channel, data, message)
         sent = Sent(live, kind, self.step, result, time.monotonic())
@@ -643,16 +670,18 @@ class LoadBench:
             raise SimulationError(f"cannot play {action!r} by buttons")
         if panel.components:  # the redrawn panel: the person's turn goes on there
             live.panel, live.panel_user = panel, user
+        else:  # "Your turn is over": the next turn begins when its person comes along
+            live.mid_turn = False
 
     async def play(self, live: Live) -> None:
         while not live.over:
             try:
                 await self.decide(live)
             except Abort:
-                live.panel = None
+                live.panel, live.mid_turn = None, False
             except (SimulationError, AssertionError, KeyError, IndexError):
                 self.harness_errors += 1
-                live.panel = None
+                live.panel, live.mid_turn = None, False
                 await asyncio.sleep(1.0)
 
     # ----- the measurements -------------------------------------------------------------------
@@ -670,6 +699,7 @@ class LoadBench:
         self.sim.forget_history()
         first = len(self.sent)
         fake0, people0, harness0 = self.sim.fake_seconds, self.people_seconds, self.harness_errors
+        logged0 = (self.log.errors, self.log.warnings)
         cpu0, start = time.process_time(), time.monotonic()
         self.gate.missed = 0
         until = start + seconds
@@ -697,6 +727,14 @@ class LoadBench:
                 errors[outcome] = errors.get(outcome, 0) + 1
         if self.harness_errors > harness0:
             errors["harness"] = self.harness_errors - harness0
+        for name, now, before in zip(
+            ("logged errors", "logged warnings"),
+            (self.log.errors, self.log.warnings),
+            logged0,
+            strict=True,
+        ):
+            if now > before:
+                errors[name] = now - before
         elapsed = end - start
         report = StepReport(
             rate=rate,
@@ -866,6 +904,8 @@ async def run(options: Options) -> Report:
     await sim.start()
     clock = ManualClock(T0)
     seeds = random.Random(options.seed)
+    counter = LogCount()
+    logging.getLogger().addHandler(counter)
     try:
         with tempfile.TemporaryDirectory() as tmp, pointed_at(sim):
             db_path = Path(tmp) / "load.sqlite3"
@@ -881,6 +921,7 @@ async def run(options: Options) -> Report:
 
             async with running_bot(sim, factory) as bot:
                 bench = LoadBench(sim, bot, db_path, options)
+                bench.log = counter
                 bench.probe.start()
                 bench.db_probe.start()
                 began = time.monotonic()
@@ -927,11 +968,14 @@ async def run(options: Options) -> Report:
                     pictures=pictures,
                     goals=goals(steps, pictures),
                     sustained_rate=sustained,
+                    logged_errors=counter.errors,
+                    first_error=counter.first_error,
                 )
                 for line in _closing_lines(report):
                     bench.say(line)
                 return report
     finally:
+        logging.getLogger().removeHandler(counter)
         await sim.stop()
 
 
@@ -987,6 +1031,10 @@ def _closing_lines(report: Report) -> list[str]:
         "highest rate kept up with: "
         + (f"{sustained:g} actions/s" if sustained is not None else "none of the rates")
     )
+    if report.first_error is not None:
+        lines.append(
+            f"the bot logged {report.logged_errors} errors; the first: {report.first_error[:300]}"
+        )
     for step in report.steps:
         share = (step.fake_ms_per_s + step.people_ms_per_s) / 10  # % of one core
         if share > 25:

@@ -14,32 +14,41 @@ or undo-window timer fires by itself, so everything measured is caused by a clic
 a turn with "End turn now", and players who moved minutes ago are told by a mention, not a DM.
 
 Then, per rate step (`--rates`, default 2 5 10 20 40 actions/s, each `--step-seconds` long): a
-scheduler hands out actions at that rate (random, Poisson arrivals) to the game that has waited
-longest, and its current player does the next interaction of their decision, chosen like the
-`easy` computer player and done as a person does it: a button of the turn message to open the
-private panel, picks in its menus ("More…" pages, a slot, a building, a cell), buttons such as
-"End turn now". Every interaction counts as one action. Per step it prints:
+scheduler hands out actions at that rate (random, Poisson arrivals). A person in the middle of
+their turn gets the next one (people click through a panel in seconds), otherwise the game that
+has waited longest begins a turn; so every rate plays the same mix of clicks. The person decides
+like the `easy` computer player and acts as a person does: a button of the turn message opens
+the private panel, then picks in its menus ("More…" pages, a slot, a building, a cell) and
+buttons such as "End turn now". Every interaction counts as one action. Per step it prints:
 
 - `sent/s`, `done/s`: interactions sent per second of the step, and those answered in time
   (acknowledged within Discord's 3 s and finished within the reply timeout) per second: the
-  achieved throughput. `waiting` is how often no game was free to act when an action was due
-  (every game still waiting for the bot: the bot is saturated);
-- `ack p50/p99`: from the fake dispatching INTERACTION_CREATE on the gateway to the fake
+  achieved throughput. `wait` is how often no game was free to act when an action was due
+  (every game still waiting for the bot: the bot is saturated; that action is not sent);
+- `ack50`, `ack99`: from the fake dispatching INTERACTION_CREATE on the gateway to the fake
   receiving the bot's first response (the callback: a reply, an update or a defer);
-- `final p99`: from sending to the last message, edit or deletion the action caused in the
-  fake: the redrawn panel, the next turn message with its table picture, the old turn message
-  losing its buttons, a turn DM. Writes to a game's thread and its players' DMs are counted
-  until that game's next interaction is sent (time stands still, so nothing else writes there);
-- `lag p99/max`: event-loop lag of the process, from a task that sleeps 10 ms in a loop and
+- `fin99`: from sending to the last message, edit or deletion the action caused in the fake:
+  the redrawn panel, the next turn message with its table picture, the old turn message losing
+  its buttons, a turn DM. Writes to a game's thread and its players' DMs are counted until that
+  game's next interaction is sent (time stands still, so nothing else writes there);
+- `lag99`, `lagmax`: event-loop lag of the process, from a task that sleeps 10 ms in a loop and
   records how late it wakes up;
-- `errors`: interactions not acknowledged in time (`late`), not finished within the reply
-  timeout (`timeout`), answered with the bot's apology (`error`), and refusals (`refused`,
-  e.g. "no longer current": a person acted on an outdated message; not a failure of the bot);
-  `harness` counts the people's own confusion (an option they looked for was not shown);
-- `cpu`: cores the whole process used (bot, render threads, fake and people); `fake ms/s` and
-  `people ms/s`: wall time per second spent inside the fake's REST handlers, gateway dispatch
-  and payload building, and inside the people's decisions (reading the game, choosing). aiohttp's
-  own HTTP and websocket work for the fake is not in `fake ms/s`.
+- `db99`: a one-row read through the bot's own store (`service.meta`) every 50 ms: the store
+  keeps one connection behind one lock, so this is the wait any handler has for the database;
+- errors: interactions not acknowledged in time (`late`), not finished within the reply timeout
+  (`timeout`), answered with the bot's apology (`error`), and refusals (`refused`, e.g. "no
+  longer current": a person acted on an outdated message; not a failure of the bot); `harness`
+  counts the people's own confusion (an option they looked for was not shown); `logged errors`
+  and `logged warnings` count what the bot and discord.py logged (counted, not printed);
+- `cpu`: cores the whole process used (bot, render threads, fake and people); `fake` and `ppl`:
+  milliseconds per second spent inside the fake's REST handlers, gateway dispatch and payload
+  building, and inside the people's decisions (reading the game, choosing). aiohttp's own HTTP
+  and websocket work for the fake is not in `fake`;
+- by kind: count, ack p99 and final p99 of panel openings (`open`, answered with the panel and
+  its picture), menu navigation (`menu`) and moves (`act`: deferred, then the panel redrawn).
+
+A step counts as saturated when interactions failed (late, timeout, apology) or the achieved
+throughput fell well below the rate; "highest rate kept up with" is the last rate before that.
 
 A separate measurement (`pictures`) sends `--pictures` (default 20) picture requests at once:
 half "Show my hand" on the turn message, half a player picked in the "Board" menu (an Alhambra),

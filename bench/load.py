@@ -50,7 +50,8 @@ buttons such as "End turn now". Every interaction counts as one action. Per step
 A step counts as saturated when interactions failed (late, timeout, apology) or the achieved
 throughput fell well below the rate; "highest rate kept up with" is the last rate before that.
 
-A separate measurement (`pictures`) sends `--pictures` (default 20) picture requests at once:
+A separate measurement (`pictures`), after the idle one and before the steps (so nothing else
+loads the bot), sends `--pictures` (default 20) picture requests at once:
 half "Show my hand" on the turn message, half a player picked in the "Board" menu (an Alhambra),
 each from a different game, in `--picture-rounds` rounds, and prints the event-loop lag while
 they are drawn and answered, how long the whole batch took and how many pictures came back.
@@ -421,6 +422,7 @@ class PictureReport:
     ack_p99_ms: float | None
     lag_p99_ms: float | None
     lag_max_ms: float | None
+    lag_samples: int
     errors: dict[str, int]
 
 
@@ -834,6 +836,7 @@ class LoadBench:
             ack_p99_ms=percentile(acks, 99),
             lag_p99_ms=percentile(lags, 99),
             lag_max_ms=max(lags) if lags else None,
+            lag_samples=len(lags),
             errors=errors,
         )
 
@@ -941,6 +944,10 @@ async def run(options: Options) -> Report:
                 now = time.monotonic()
                 idle = percentile(bench.probe.between(now - options.idle_seconds, now), 99)
                 bench.say(f"idle event-loop lag p99: {_ms(idle)} (the noise floor)")
+                pictures = None
+                if options.pictures and options.picture_rounds:  # alone, before any load
+                    pictures = await bench.pictures(options.pictures, options.picture_rounds)
+                    bench.say(_picture_line(pictures))
                 bench.say(_step_header())
                 players = [asyncio.create_task(bench.play(g)) for g in bench.games]
                 steps: list[StepReport] = []
@@ -955,10 +962,6 @@ async def run(options: Options) -> Report:
                     await asyncio.gather(*players, return_exceptions=True)
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(bot.calm(), 10)
-                pictures = None
-                if options.pictures and options.picture_rounds:
-                    pictures = await bench.pictures(options.pictures, options.picture_rounds)
-                    bench.say(_picture_line(pictures))
                 await bench.probe.stop()
                 await bench.db_probe.stop()
                 bench.db.close()
@@ -1026,7 +1029,7 @@ def _picture_line(p: PictureReport) -> str:
         f"pictures: {p.pictures} at once x {p.rounds} rounds: {p.answered} answered, "
         f"{p.with_picture} with a picture; batch p50 {_ms(p.batch_ms_p50)}, "
         f"ack p99 {_ms(p.ack_p99_ms)}, event-loop lag p99 {_ms(p.lag_p99_ms)} "
-        f"(max {_ms(p.lag_max_ms)}); {errors}"
+        f"(max {_ms(p.lag_max_ms)}, {p.lag_samples} samples); {errors}"
     )
 
 

@@ -200,7 +200,7 @@ class LoadFake(FakeDiscord):
             dispatch(event, data)
             self.fake_seconds += time.perf_counter() - started
 
-        self.gateway.dispatch = timed_dispatch  # type: ignore[method-assign]
+        self.gateway.dispatch = timed_dispatch  # type: ignore[method-assign]  # timed in place
 
     # every message the bot creates, edits or deletes passes here
     def add_message(self, message: Message) -> None:
@@ -337,8 +337,11 @@ class LogCount(logging.Handler):
         super().__init__(logging.WARNING)
         self.errors = self.warnings = 0
         self.first_error: str | None = None
+        self.first_warning: str | None = None
 
     def emit(self, record: logging.LogRecord) -> None:
+        if "voice will NOT be supported" in record.getMessage():  # discord.py, at start
+            return
         if record.levelno >= logging.ERROR:
             self.errors += 1
             if self.first_error is None:
@@ -346,6 +349,8 @@ class LogCount(logging.Handler):
                 self.first_error = f"{record.getMessage()}: {cause!r}" if cause else record.msg
         else:
             self.warnings += 1
+            if self.first_warning is None:
+                self.first_warning = f"{record.name}: {record.getMessage()}"
 
 
 class DbProbe:
@@ -437,6 +442,7 @@ class Report:
     sustained_rate: float | None
     logged_errors: int
     first_error: str | None
+    first_warning: str | None
 
 
 @dataclass
@@ -982,6 +988,7 @@ async def run(options: Options) -> Report:
                     sustained_rate=sustained,
                     logged_errors=counter.errors,
                     first_error=counter.first_error,
+                    first_warning=counter.first_warning,
                 )
                 for line in _closing_lines(report):
                     bench.say(line)
@@ -1047,6 +1054,8 @@ def _closing_lines(report: Report) -> list[str]:
         lines.append(
             f"the bot logged {report.logged_errors} errors; the first: {report.first_error[:300]}"
         )
+    if report.first_warning is not None:
+        lines.append(f"the first warning logged: {report.first_warning[:300]}")
     for step in report.steps:
         share = (step.fake_ms_per_s + step.people_ms_per_s) / 10  # % of one core
         if share > 25:

@@ -95,7 +95,7 @@ from fake_discord.interactions import MESSAGE_COMPONENT, find_button, find_selec
 from fake_discord.models import Channel, Message, User  # noqa: E402
 from fake_discord.rest import RecordedRequest, RestApi  # noqa: E402
 
-from bot.config import Settings  # noqa: E402
+from bot.config import Settings, default_workers  # noqa: E402
 from bot.core.clock import ManualClock  # noqa: E402
 from bot.discord_app.client import AlhambraBot  # noqa: E402
 from bot.text import i18n  # noqa: E402
@@ -457,6 +457,8 @@ class Options:
     reply_timeout: float = 20.0
     idle_seconds: float = 3.0
     db_sync: str = "FULL"
+    #: worker processes for pictures and computer players, as ALHAMBRA_WORKERS (0: threads)
+    workers: int = 0
     show: Callable[[str], None] | None = print
 
 
@@ -927,7 +929,14 @@ async def run(options: Options) -> Report:
     try:
         with tempfile.TemporaryDirectory() as tmp, pointed_at(sim):
             db_path = Path(tmp) / "load.sqlite3"
-            settings = Settings(None, str(db_path), None, "WARNING", db_sync=options.db_sync)
+            settings = Settings(
+                None,
+                str(db_path),
+                None,
+                "WARNING",
+                db_sync=options.db_sync,
+                workers=options.workers,
+            )
             owner = sim.user("owner")
             guild = sim.guild("Load", owner=owner)
             channel = sim.channel(guild, "alhambra")
@@ -1077,6 +1086,12 @@ def parse(argv: list[str] | None = None) -> Options:
     parser.add_argument(
         "--db-sync", choices=("FULL", "NORMAL"), default="FULL", help="as ALHAMBRA_DB_SYNC"
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=default_workers(),
+        help="worker processes for pictures, as ALHAMBRA_WORKERS (default cores - 1; 0: threads)",
+    )
     parser.add_argument("--quick", action="store_true", help="small numbers: under a minute")
     args = parser.parse_args(argv)
     options = Options(
@@ -1087,6 +1102,7 @@ def parse(argv: list[str] | None = None) -> Options:
         pictures=args.pictures,
         picture_rounds=args.picture_rounds,
         db_sync=args.db_sync,
+        workers=args.workers,
     )
     if args.quick:
         options.games = min(options.games, 24)

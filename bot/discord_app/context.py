@@ -62,6 +62,8 @@ class BaseBot(commands.Bot):
         self._service = self._flow = self._reminders = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._busy = 0
+        #: the Discord language last noted per user (`remember_language`)
+        self.noted_locales: dict[int, str] = {}
         self._quiet = asyncio.Event()
         self._quiet.set()
 
@@ -267,13 +269,23 @@ async def report(interaction: discord.Interaction, error: BaseException) -> str:
     return outcome
 
 
+#: Users whose language a process remembers before it starts again from an empty memory.
+NOTED_LOCALES_MAX = 100_000
+
+
 async def remember_language(bot: BaseBot, interaction: discord.Interaction) -> None:
     """Note the language of the user's Discord client, for the DMs and reminders the bot sends
     them later (the service writes it only when it changed). Never raises: a language not
     remembered must not cost the user their answer."""
     try:
         locale = i18n.normalise(interaction.locale)
-        await bot.service.note_discord_locale(interaction.user.id, locale)
+        user = interaction.user.id
+        if bot.noted_locales.get(user) == locale:
+            return  # noted already by this process: no database read on every click
+        await bot.service.note_discord_locale(user, locale)
+        if len(bot.noted_locales) >= NOTED_LOCALES_MAX:
+            bot.noted_locales.clear()
+        bot.noted_locales[user] = locale
     except Exception:
         log.warning("could not remember the language of user %s", interaction.user.id)
 

@@ -125,7 +125,7 @@ async def board_selected(interaction: discord.Interaction, game_id: int, value: 
         seat = int(value) if value.isascii() and value.isdigit() and len(value) == 1 else -1
         if not 0 <= seat < len(names):
             raise InvalidRequest()
-        await acknowledge(interaction, update=True)
+        await acknowledge(interaction, update=True)  # checked: now the picture
         picture = await alhambra_file(result.view, seat, names[seat], user_locale(interaction))
         await redraw(interaction, content=names[seat], attachments=[picture])
 

@@ -19,7 +19,7 @@ from ..core.errors import Outdated
 from ..core.records import GameInfo
 from ..text import i18n
 from ..text.present import leaders_line, player_names, table_lines
-from .context import bot_of, handling, here, note_game, reply, user_locale
+from .context import acknowledge, bot_of, handling, here, note_game, reply, user_locale
 from .markup import mention_of, pinging, public_names
 from .panel import open_panel
 from .pictures import TABLE_FILE, table_file
@@ -74,6 +74,9 @@ class TurnButton(
 
 async def turn_button_clicked(interaction: discord.Interaction, game_id: int, op: TurnOp) -> None:
     async with handling(interaction, f"turn:{op}"):
+        # every button here answers with a private message drawn from the database, most with a
+        # picture: tell Discord it is coming before queueing for either
+        await acknowledge(interaction)
         bot = bot_of(interaction)
         note_game(interaction, game_id)
         current = await bot.service.message_ref(game_id, "turn")

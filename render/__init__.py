@@ -16,6 +16,20 @@ from .scores import points_image, render_points, render_scores, scores_image
 from .table import render_table, table_image
 
 
+def warm_up() -> None:
+    """Load the fonts and draw one of each picture, so the first real one is as fast as the
+    rest: a worker process runs this once when it starts."""
+    from engine import new_game
+
+    game = new_game(3, 1)
+    view = game.view(game.current_seat)
+    names = ["Ana", "Bruno", "さくら"]
+    render_table(view, names)
+    render_hand(view, name=names[0])
+    render_alhambra(view, 0, name=names[0], placing=view.market[0])
+    render_scores(view, names)
+
+
 def reset_caches() -> None:
     """Drop cached fonts, text measurements and sprites (after a font configuration change)."""
     fonts.reset()
@@ -48,4 +62,5 @@ __all__ = [
     "reset_caches",
     "scores_image",
     "table_image",
+    "warm_up",
 ]

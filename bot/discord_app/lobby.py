@@ -364,7 +364,8 @@ class LobbyCommands(commands.Cog):
             )
             current = names[view.current_seat] if view.current_seat is not None else "-"
             text = i18n.t(locale, "status.turn", turn=view.turn_number, name=current, scores=scores)
-            text += "\n" + leaders_line(locale, public_names(game, locale), view)
+            if leaders := leaders_line(locale, public_names(game, locale), view):
+                text += "\n" + leaders
             picture = await table_file(view, names, locale)
             await interaction.followup.send(bounded(text), file=picture, ephemeral=True)
 

@@ -161,9 +161,8 @@ async def turn_message(
             key = "turn.final" if public.final_placement else "game.turn"
             lines.append(i18n.t(locale, key, mention=mention_of(game, seat, locale)))
     if not public.is_over:  # plan the turn from the text; the picture is there to look closer
-        embed.description = "\n".join(
-            [*table_lines(locale, public), leaders_line(locale, names, public)]
-        )
+        lines_ = [*table_lines(locale, public), leaders_line(locale, names, public)]
+        embed.description = "\n".join(line for line in lines_ if line)
     embed.set_image(url=f"attachment://{TABLE_FILE}")
     embed.set_footer(text=f"#{game.id} · v{game.version}")
     return TurnMessage(

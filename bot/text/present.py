@@ -699,8 +699,10 @@ def leaders_line(locale: str, names: Sequence[str], view: SeatView) -> str:
     scoring round would pay them if it were held now; "" once the game is over.
 
     One line, for the turn message or a status: "Most buildings of each type, and what scoring
-    round 2 would pay now: Pavilion: ana (3) +8 · Seraglio: nobody · …". Tied leaders share the
-    points of the places they cover, as the engine scores them (`engine.scoring_now`).
+    round 2 would pay now: Pavilion: ana (3) +8 · Garden: bruno, Dirk (2) +3". Types nobody has
+    built yet are left out (a row of "nobody" early in the game says nothing), and so is the
+    line while nobody has built anything. Tied leaders share the points of the places they
+    cover, as the engine scores them (`engine.scoring_now`).
     """
     if view.is_over:
         return ""
@@ -714,12 +716,14 @@ def leaders_line(locale: str, names: Sequence[str], view: SeatView) -> str:
         most = max((c[b] for c in held.counts), default=0)
         leaders = [i for i, c in enumerate(held.counts) if c[b] == most > 0]
         who = [names[i] if i < dirk else i18n.t(locale, "img.dirk") for i in leaders]
-        params |= {"count": most, "points": points[leaders[0]][b] if leaders else 0}
         if not leaders:
-            key = "leaders.nobody"
-        elif len(leaders) > 1:
+            continue
+        params |= {"count": most, "points": points[leaders[0]][b]}
+        if len(leaders) > 1:
             key, params["names"] = "leaders.tied", i18n.join(locale, who)
         else:
             key, params["name"] = ("leaders.one" if leaders[0] < dirk else "leaders.dirk"), who[0]
         parts.append(i18n.t(locale, key, **params))
+    if not parts:
+        return ""
     return i18n.t(locale, "leaders.line", round=held.round_no, types=" · ".join(parts))

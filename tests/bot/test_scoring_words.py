@@ -57,10 +57,7 @@ def test_leaders_and_what_the_first_round_would_pay() -> None:
     parts = line.split(": ", 1)[1].split(" · ")
     assert parts == [
         "Pavilion: ana, chiyo (1 each) +0 each",  # round 1 pays only the first place: 1 // 2
-        "Seraglio: nobody",
-        "Arcades: nobody",
-        "Chambers: nobody",
-        "Garden: bruno (3) +5",
+        "Garden: bruno (3) +5",  # types nobody has built are left out
         "Tower: ana (2) +6",
     ]
 
@@ -89,6 +86,10 @@ def test_the_leaders_line_is_in_the_readers_language(locale: str) -> None:
     colon = "\uff1a" if locale == "ja" else ": "
     assert f"{garden}{colon}ana{i18n.t(locale, 'list.separator')}bruno" in line
     assert "nobody" not in line
+
+
+def test_before_anyone_builds_there_is_no_leaders_line() -> None:
+    assert leaders_line("en", ["ana", "bruno"], _view([{}, {}])) == ""
 
 
 def test_a_finished_game_has_no_leaders_line() -> None:

@@ -248,9 +248,16 @@ def _header(
     text.draw(d, (x, MARGIN), shown, 24, INK, bold=True, max_width=SIDE_W)
     y = MARGIN + 36
     points = label(labels, "points", n=player.score)
-    box = pill(d, (x, y), points, SMALL, PANEL, anchor="l", max_width=SIDE_W // 2 - 24)
     wall = label(labels, "wall", n=player.wall)
-    pill(d, (box[2] + 8, y), wall, SMALL, WALL_HIGHLIGHT, anchor="l", max_width=right - box[2] - 32)
+    pad = SMALL  # a pill adds half its font size each side
+    together = text.width(text.clean(points, SMALL, True), SMALL, True) + pad + 8
+    together += text.width(text.clean(wall, SMALL, True), SMALL, True) + pad
+    box = pill(d, (x, y), points, SMALL, PANEL, anchor="l", max_width=SIDE_W - pad)
+    if together <= SIDE_W:  # side by side when both fit, else the wall on a line of its own
+        pill(d, (box[2] + 8, y), wall, SMALL, WALL_HIGHLIGHT, max_width=right - box[2] - 8 - pad)
+    else:
+        y += 36
+        pill(d, (x, y), wall, SMALL, WALL_HIGHLIGHT, anchor="l", max_width=SIDE_W - pad)
     y += 40
     step = SIDE_W // 3
     for i, building in enumerate(Building):

@@ -137,7 +137,7 @@ def _header(
         key = "title_final_placement" if view.final_placement else "title_to_play"
         title = label(labels, key, name=who)
     else:
-        title = label(labels, "title")
+        key, who, title = "title", "", label(labels, "title")
     # Right to left: the three scoring rounds (green once held), after the word "scoring".
     held = {r.round_no for r in view.scoring_rounds}
     x = WIDTH - MARGIN
@@ -158,6 +158,8 @@ def _header(
     x -= 16
     w = 0
     room = round(x - MARGIN)
+    if not view.is_over and who and text.width(text.clean(title, 28, True), 28, True) > room:
+        title = _shortened(labels, key, who, room)
     turn = label(labels, "turn", n=view.turn_number)
     turn_w = text.width(text.fit(turn, SMALL, 130), SMALL) + 10
     # the turn number gives way to the title (the turn message says it too)
@@ -173,6 +175,21 @@ def _header(
         anchor="lm",
         max_width=round(x - MARGIN - w),
     )
+
+
+def _shortened(labels: Labels | None, key: str, name: str, room: int) -> str:
+    """The title with the name cut short rather than the words around it ("Maximilian von
+    Ho… to play", never "Maximilian von Hohenzollern-Sig…"): whose turn it is must stay said."""
+    shown = text.clean(name, 28, True)
+    lo, hi = 0, len(shown)
+    while lo < hi:  # the longest start of the name that leaves the sentence whole
+        mid = (lo + hi + 1) // 2
+        candidate = label(labels, key, name=shown[:mid].rstrip() + text.ELLIPSIS)
+        if text.width(text.clean(candidate, 28, True), 28, True) <= room:
+            lo = mid
+        else:
+            hi = mid - 1
+    return label(labels, key, name=shown[:lo].rstrip() + text.ELLIPSIS)
 
 
 def _market(

@@ -184,3 +184,11 @@ def test_a_round_just_held_can_be_shown_in_detail(games, monkeypatch):
     for row in first.rows:
         if row.seat >= 0:
             assert f"+{row.total}" in detail
+
+
+def test_a_long_name_is_cut_short_but_the_title_still_says_whose_turn(games, monkeypatch):
+    view = games[6]["middle"].view(None)
+    long_names = ["Maximilian von Hohenzollern-Sigmaringen the Magnificent " * 2] * 6
+    words = _drawn_words(monkeypatch, lambda: table_image(view, long_names))
+    titles = [w for w in words if w.endswith(" to play")]
+    assert len(titles) == 1 and "…" in titles[0]

@@ -15,7 +15,8 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable, Sequence
-from typing import Any
+from functools import partial
+from typing import Any, Generic, TypeVar
 
 from .actions import (
     Action,
@@ -78,6 +79,9 @@ from .payments import minimal_payments
 from .scoring import majority_points
 from .state import Phase, TableState
 from .view import PlayerView, SeatView
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 JSON_FORMAT = 1
 POOL_SIZE = 4
@@ -320,40 +324,44 @@ class Game:
             out.append(Undo())
         return out
 
-    def _takes(self) -> list[TakeMoney]:
-        pool = self._s.pool
-        n = len(pool)
-        seen: set[tuple[int, ...]] = set()
-        out = []
-        for bits in range(1, 1 << n):
-            cards = tuple(pool[i] for i in range(n) if bits >> i & 1)
-            if len(cards) > 1 and sum(CARD_VALUE[c] for c in cards) > TAKE_LIMIT:
-                continue
-            key = tuple(sorted(c // 3 for c in cards))  # same currency and value: same choice
-            if key in seen:
-                continue
-            seen.add(key)
-            out.append(TakeMoney(cards))
-        return out
+    def _takes(self) -> tuple[TakeMoney, ...]:
+        pool = tuple(self._s.pool)
+        takes = _TAKES.get(pool)
+        if takes is None:
+            kinds = tuple(c // 3 for c in pool)
+            takes = tuple(_take(tuple(pool[i] for i in idx)) for idx in _take_choices(kinds))
+            _TAKES.put(pool, takes)
+        return takes
 
     def _buys(self) -> list[Buy]:
         s = self._s
-        hand = s.hands[s.current]
-        out = []
+        mine: tuple[list[int], ...] = ([], [], [], [])
+        for c in s.hands[s.current]:
+            mine[c // 27].append(c)
+        out: list[Buy] = []
         for slot, tile in enumerate(s.market):
             if tile is None:
                 continue
-            for cards in minimal_payments(hand, slot, TILE_COST[tile]):
-                out.append(Buy(slot, cards))
+            cards = mine[slot]
+            if not cards:
+                continue
+            cost = TILE_COST[tile]
+            key = (slot, cost, *sorted(cards))
+            buys = _BUYS.get(key)
+            if buys is None:
+                buys = tuple(
+                    Buy(slot, paid) for paid in minimal_payments(cards, slot, TILE_COST[tile])
+                )
+                _BUYS.put(key, buys)
+            out.extend(buys)
         return out
 
     def _redesigns(self) -> list[Action]:
         s = self._s
         alhambra = s.alhambras[s.current]
-        out: list[Action] = [RemoveToReserve(x, y) for x, y in alhambra.removable()]
+        out: list[Action] = list(alhambra.derived("remove", partial(_removals, alhambra)))
         for tile in s.reserves[s.current]:
-            out.extend(PlaceFromReserve(tile, x, y) for x, y in alhambra.legal_positions(tile))
-            out.extend(Swap(tile, x, y) for x, y in alhambra.swap_positions(tile))
+            out.extend(alhambra.derived(("reserve", tile), partial(_rebuilds, alhambra, tile)))
         return out
 
     def _placements(self) -> list[Action]:
@@ -361,7 +369,7 @@ class Game:
         alhambra = s.alhambras[s.current]
         out: list[Action] = []
         for tile in s.pending:
-            out.extend(Place(tile, x, y) for x, y in alhambra.legal_positions(tile))
+            out.extend(alhambra.derived(("place", tile), partial(_places, alhambra, tile)))
             out.append(PlaceInReserve(tile))
             if s.dirk is not None and not s.final:
                 out.append(GiveToDirk(tile))
@@ -887,6 +895,110 @@ class Game:
         other._turn_events = list(self._turn_events)
         other._setup_events = self._setup_events
         return other
+
+
+class _Memo(Generic[K, V]):
+    """A bounded memo of pure results (emptied when full): actions are immutable values, so
+    handing the same object to every game that asks is safe, and building them is a good part of
+    what `legal_actions()` costs."""
+
+    __slots__ = ("_d", "_limit")
+
+    def __init__(self, limit: int) -> None:
+        self._d: dict[K, V] = {}
+        self._limit = limit
+
+    def get(self, key: K) -> V | None:
+        return self._d.get(key)
+
+    def put(self, key: K, value: V) -> V:
+        if len(self._d) >= self._limit:
+            self._d.clear()
+        self._d[key] = value
+        return value
+
+
+_TAKES: _Memo[tuple[int, ...], tuple[TakeMoney, ...]] = _Memo(20_000)
+_TAKE_CHOICES: _Memo[tuple[int, ...], tuple[tuple[int, ...], ...]] = _Memo(20_000)
+_BUYS: _Memo[tuple[int, ...], tuple[Buy, ...]] = _Memo(20_000)
+#: (0, cell): removal; (tile, cell): build from the reserve; (-tile, cell): swap;
+#: (100 + tile, cell): placement
+_ACTIONS: _Memo[tuple[int, tuple[int, int]], Action] = _Memo(200_000)
+#: the subsets of the pool's positions, in the order of their bit masks
+_SUBSETS = tuple(
+    tuple(tuple(i for i in range(n) if bits >> i & 1) for bits in range(1, 1 << n))
+    for n in range(POOL_SIZE + 1)
+)
+
+
+def _take_choices(kinds: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Which pool positions each distinct take picks, given each card's currency and value
+    (`card // 3`): cards of the same currency and value make the same choice, so only the first
+    subset of each kind is listed, in the order of the subsets' bit masks."""
+    found = _TAKE_CHOICES.get(kinds)
+    if found is None:
+        values = [k % 9 + 1 for k in kinds]
+        seen: set[tuple[int, ...]] = set()
+        out = []
+        subsets = _SUBSETS[len(kinds)] if len(kinds) <= POOL_SIZE else _subsets(len(kinds))
+        for idx in subsets:
+            if len(idx) > 1 and sum([values[i] for i in idx]) > TAKE_LIMIT:
+                continue
+            key = tuple(sorted([kinds[i] for i in idx]))
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(idx)
+        found = _TAKE_CHOICES.put(kinds, tuple(out))
+    return found
+
+
+def _subsets(n: int) -> tuple[tuple[int, ...], ...]:
+    """Only a rigged pool holds more than four cards."""
+    return tuple(tuple(i for i in range(n) if bits >> i & 1) for bits in range(1, 1 << n))
+
+
+def _take(cards: tuple[int, ...]) -> TakeMoney:
+    return TakeMoney(cards)
+
+
+def _removals(alhambra: Alhambra) -> tuple[Action, ...]:
+    out: list[Action] = []
+    for cell in alhambra.removable_cells():
+        key = (0, cell)
+        a = _ACTIONS.get(key)
+        if a is None:
+            a = _ACTIONS.put(key, RemoveToReserve(*cell))
+        out.append(a)
+    return tuple(out)
+
+
+def _rebuilds(alhambra: Alhambra, tile: int) -> tuple[Action, ...]:
+    out: list[Action] = []
+    for cell in alhambra.legal_cells(tile):
+        key = (tile, cell)
+        a = _ACTIONS.get(key)
+        if a is None:
+            a = _ACTIONS.put(key, PlaceFromReserve(tile, *cell))
+        out.append(a)
+    for cell in alhambra.swap_cells(tile):
+        key = (-tile, cell)
+        a = _ACTIONS.get(key)
+        if a is None:
+            a = _ACTIONS.put(key, Swap(tile, *cell))
+        out.append(a)
+    return tuple(out)
+
+
+def _places(alhambra: Alhambra, tile: int) -> tuple[Action, ...]:
+    out: list[Action] = []
+    for cell in alhambra.legal_cells(tile):
+        key = (100 + tile, cell)
+        a = _ACTIONS.get(key)
+        if a is None:
+            a = _ACTIONS.put(key, Place(tile, *cell))
+        out.append(a)
+    return tuple(out)
 
 
 def _ranks(scores: Sequence[int]) -> list[int]:

@@ -20,6 +20,7 @@ from .catalogue import TILE_MASK, TILE_TYPE, Building, Side
 
 Cell = tuple[int, int]
 T = TypeVar("T")
+P = TypeVar("P", bound=Hashable)
 HoleRule = Literal["classic", "strict"]
 HOLE_RULES: tuple[HoleRule, ...] = ("classic", "strict")
 
@@ -52,6 +53,47 @@ def _key(cell: Cell) -> int:
 def _cell(key: int) -> Cell:
     x = (key + _HALF) % _ROW - _HALF
     return x, (key - x) // _ROW
+
+
+def _outside_after(
+    outside: frozenset[int], k: int, box: tuple[int, int, int, int]
+) -> frozenset[int] | None:
+    """The open outside once a building fills the cell `k` (bounds `box` before it), when that
+    is cheap to know: None when the building might cut the outside in two."""
+    if k not in outside:
+        return outside  # an enclosed cell: the bounds do not move either
+    min_x, max_x, min_y, max_y = box
+    x, y = _cell(k)
+
+    def open_(c: int) -> bool:
+        cx, cy = _cell(c)
+        beyond = cx < min_x - 1 or cx > max_x + 1 or cy < min_y - 1 or cy > max_y + 1
+        return beyond or c in outside
+
+    ring = [open_(k + d) for d in _RING]
+    runs = [-1] * 8
+    if not all(ring):
+        start = ring.index(False)
+        run = -1
+        for j in range(1, 9):
+            i = (start + j) % 8
+            if ring[i]:
+                if not ring[(i - 1) % 8]:
+                    run += 1
+                runs[i] = run
+    if len({runs[i] for i in _RING_ORTHO if ring[i]}) > 1:
+        return None
+    after = set(outside)
+    after.discard(k)
+    if x < min_x:
+        after.update(y2 * _ROW + x - 1 for y2 in range(min_y - 1, max_y + 2))
+    elif x > max_x:
+        after.update(y2 * _ROW + x + 1 for y2 in range(min_y - 1, max_y + 2))
+    elif y < min_y:
+        after.update((y - 1) * _ROW + x2 for x2 in range(min_x - 1, max_x + 2))
+    elif y > max_y:
+        after.update((y + 1) * _ROW + x2 for x2 in range(min_x - 1, max_x + 2))
+    return frozenset(after)
 
 
 def _mismatch(wall_here: int) -> str:
@@ -104,6 +146,12 @@ class _Analysis:
         self.memo: dict[Hashable, object] = {}
 
 
+#: Grids built from tiles, by hole rule and tiles: restoring a snapshot or sampling worlds for a
+#: computer player rebuilds the same grids again and again, and a copy of one built before
+#: shares its analysis (legal cells, walls, previews) instead of working it all out anew.
+_BUILT: dict[tuple[str, tuple[tuple[Cell, int], ...]], Alhambra] = {}
+
+
 class Alhambra:
     """A player's grid. Mutating methods assume legality was checked (`can_*`)."""
 
@@ -124,6 +172,10 @@ class Alhambra:
     def from_tiles(cls, tiles: Mapping[Cell, int], holes: HoleRule = "classic") -> Alhambra:
         """A grid holding exactly these tiles plus the fountain at (0, 0); not checked for legality
         (use `problems()` for that), so tests and views can build any position."""
+        key = (holes, tuple(sorted(tiles.items())))
+        template = _BUILT.get(key)
+        if template is not None:
+            return template.copy()
         alhambra = cls(holes)
         for (x, y), tile in tiles.items():
             cell = (int(x), int(y))
@@ -136,7 +188,10 @@ class Alhambra:
             if not (-_HALF < cell[0] < _HALF and -_HALF < cell[1] < _HALF):
                 raise ValueError(f"cell {cell} is too far from the fountain")
             alhambra._put(cell, tile)
-        return alhambra
+        if len(_BUILT) >= 256:
+            _BUILT.clear()
+        _BUILT[key] = alhambra
+        return alhambra.copy()
 
     def copy(self) -> Alhambra:
         other = Alhambra.__new__(Alhambra)
@@ -201,6 +256,8 @@ class Alhambra:
     def _put(self, cell: Cell, tile: int) -> None:
         x, y = cell
         k = y * _ROW + x
+        old = self._an
+        box = (self._min_x, self._max_x, self._min_y, self._max_y)
         self._grid[k] = tile
         self._counts[TILE_TYPE[tile]] += 1
         if x < self._min_x:
@@ -212,6 +269,8 @@ class Alhambra:
         elif y > self._max_y:
             self._max_y = y
         self._changed(k, tile)
+        if old.outside is not None:
+            self._an.outside = _outside_after(old.outside, k, box)
 
     def _changed(self, k: int, placed: int | None = None) -> None:
         """Forget what was derived from the grid before the cell `k` changed, but keep what is
@@ -284,10 +343,10 @@ class Alhambra:
         self._counts[TILE_TYPE[old]] -= 1
         self._grid[k] = tile
         self._counts[TILE_TYPE[tile]] += 1
-        cut = self._an.cut
+        cut, outside = self._an.cut, self._an.outside
         self._changed(k)
         # Sides that match their neighbours keep every path through the cell as it was.
-        self._an.cut = cut
+        self._an.cut, self._an.outside = cut, outside
         return old
 
     # --- placement ----------------------------------------------------------------------------
@@ -746,6 +805,25 @@ class Alhambra:
         an.outside = frozenset(seen)
         return an.outside
 
+    def _wall_edges(self) -> list[tuple[int, int]]:
+        """`outer_wall_segments` as edges between packed lattice points (cell (x, y) spans the
+        points x..x+1, y..y+1), in the same order."""
+        outside = self._outside()
+        edges = []
+        for k, tile in self._grid.items():
+            mask = TILE_MASK[tile]
+            if not mask:
+                continue
+            if mask & 1 and k - _ROW in outside:
+                edges.append((k, k + 1))
+            if mask & 2 and k + 1 in outside:
+                edges.append((k + 1, k + _ROW + 1))
+            if mask & 4 and k + _ROW in outside:
+                edges.append((k + _ROW, k + _ROW + 1))
+            if mask & 8 and k - 1 in outside:
+                edges.append((k, k + _ROW))
+        return edges
+
     def outer_wall_segments(self) -> list[tuple[Cell, Side]]:
         """Every wall side that faces the open outside, as (cell, side)."""
         outside = self._outside()
@@ -763,7 +841,7 @@ class Alhambra:
         """Segments in the longest continuous outer wall (RULES.md section 5)."""
         an = self._an
         if an.longest_wall is None:
-            an.longest_wall = _longest_trail(_segment_edges(self.outer_wall_segments()))[0]
+            an.longest_wall = _longest_trail_length(self._wall_edges())
         return an.longest_wall
 
     def longest_wall_segments(self) -> list[tuple[Cell, Side]]:
@@ -829,9 +907,52 @@ def _segment_edges(segments: Iterable[tuple[Cell, Side]]) -> list[tuple[Cell, Ce
     return edges
 
 
-def _longest_trail(
-    edges: list[tuple[Cell, Cell]], want_edges: bool = False
-) -> tuple[int, list[int]]:
+def _longest_trail_length(edges: list[tuple[int, int]]) -> int:
+    """`_longest_trail(edges)[0]`, for scoring and look-ahead, which only need the length."""
+    adj: dict[int, list[tuple[int, int]]] = {}
+    for i, (a, b) in enumerate(edges):
+        la = adj.get(a)
+        if la is None:
+            adj[a] = [(i, b)]
+        else:
+            la.append((i, b))
+        lb = adj.get(b)
+        if lb is None:
+            adj[b] = [(i, a)]
+        else:
+            lb.append((i, a))
+    seen: set[int] = set()
+    best = 0
+    for root in adj:
+        if root in seen:
+            continue
+        seen.add(root)
+        comp = [root]
+        j = 0
+        while j < len(comp):
+            for _i, w in adj[comp[j]]:
+                if w not in seen:
+                    seen.add(w)
+                    comp.append(w)
+            j += 1
+        degrees = 0
+        odd = []
+        for v in comp:
+            d = len(adj[v])
+            degrees += d
+            if d & 1:
+                odd.append(v)
+        size = degrees // 2
+        if size <= best:
+            continue
+        if len(odd) <= 2:
+            best = size
+            continue
+        best = max(best, len(_dfs_longest(adj, odd, size, True)))
+    return best
+
+
+def _longest_trail(edges: list[tuple[P, P]], want_edges: bool = False) -> tuple[int, list[int]]:
     """The length of the longest trail (a walk using each edge at most once) in a small graph,
     and the indices of its edges in walking order (only meaningful with `want_edges`, which
     makes components with an Euler trail be walked too).
@@ -840,11 +961,11 @@ def _longest_trail(
     Otherwise a longest trail starts and ends at odd vertices (an even end vertex would have an
     unused edge to extend by), so a depth-first search from the odd vertices finds it.
     """
-    adj: dict[Cell, list[tuple[int, Cell]]] = {}
+    adj: dict[P, list[tuple[int, P]]] = {}
     for i, (a, b) in enumerate(edges):
         adj.setdefault(a, []).append((i, b))
         adj.setdefault(b, []).append((i, a))
-    seen: set[Cell] = set()
+    seen: set[P] = set()
     best_len = 0
     best_edges: list[int] = []
     for root in adj:
@@ -876,13 +997,13 @@ def _longest_trail(
 
 
 def _dfs_longest(
-    adj: dict[Cell, list[tuple[int, Cell]]], starts: list[Cell], total: int, _full: bool
+    adj: dict[P, list[tuple[int, P]]], starts: list[P], total: int, _full: bool
 ) -> list[int]:
     best: list[int] = []
     path: list[int] = []
     used: set[int] = set()
 
-    def walk(v: Cell) -> bool:
+    def walk(v: P) -> bool:
         nonlocal best
         extended = False
         for i, w in adj[v]:

@@ -125,6 +125,9 @@ class Game:
         self._turn_actions: list[Action] = []
         self._turn_events: list[Event] = []
         self._setup_events: list[Event] = []
+        # legal_actions() of the position as it is, until the next apply or rig: a computer
+        # player asks for them, then for the view, which lists them again
+        self._legal: tuple[Action, ...] | None = None
 
     @classmethod
     def start(
@@ -298,11 +301,18 @@ class Game:
             raise ValueError(f"that table does not seat the {self.players} players of this game")
         self._s = table.copy()
         self._turn_start = None if table.phase == "over" else table.copy()
+        self._legal = None
 
     # --- legal actions ------------------------------------------------------------------------
 
     def legal_actions(self) -> list[Action]:
         """Every action the current seat may take now (never `Skip`, which is administrative)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = tuple(self._list_legal())
+        return list(legal)
+
+    def _list_legal(self) -> list[Action]:
         s = self._s
         phase = s.phase
         if phase == "over":
@@ -390,6 +400,7 @@ class Game:
         s = self._s
         if s.phase == "over":
             raise IllegalAction("The game is over.")
+        self._legal = None
         events = self._handle(action)
         if type(action) in _STEPS:
             self._turn_events.extend(events)
@@ -817,7 +828,7 @@ class Game:
             table.append(
                 PlayerView(
                     seat=p,
-                    alhambra=tuple((x, y, t) for (x, y), t in alhambra if t),
+                    alhambra=alhambra.derived("view", partial(_view_cells, alhambra)),
                     reserve=tuple(s.reserves[p]),
                     hand_size=len(s.hands[p]),
                     score=s.scores[p],
@@ -894,6 +905,7 @@ class Game:
         other._turn_actions = list(self._turn_actions)
         other._turn_events = list(self._turn_events)
         other._setup_events = self._setup_events
+        other._legal = self._legal
         return other
 
 
@@ -999,6 +1011,10 @@ def _places(alhambra: Alhambra, tile: int) -> tuple[Action, ...]:
             a = _ACTIONS.put(key, Place(tile, *cell))
         out.append(a)
     return tuple(out)
+
+
+def _view_cells(alhambra: Alhambra) -> tuple[tuple[int, int, int], ...]:
+    return tuple([(x, y, t) for (x, y), t in alhambra if t])
 
 
 def _ranks(scores: Sequence[int]) -> list[int]:

@@ -358,10 +358,13 @@ class Alhambra:
         grid = self._grid
         entry = self._frontier_entry
         frontier: dict[int, tuple[int, int, bool]]
-        if an.base is not None:
+        # Read once: grids built from the same tiles share their analysis, and a computer
+        # player in another thread may be working this very analysis out.
+        base = an.base
+        if base is not None:
             # Only cells within two steps of the changed one can change: their neighbours (need,
             # req) lie within one step, and the classic hole test looks one step further.
-            frontier = an.base.copy()
+            frontier = base.copy()
             k = an.dirty
             for d in _NEAR:
                 c = k + d

@@ -933,9 +933,12 @@ class _Memo(Generic[K, V]):
 _TAKES: _Memo[tuple[int, ...], tuple[TakeMoney, ...]] = _Memo(20_000)
 _TAKE_CHOICES: _Memo[tuple[int, ...], tuple[tuple[int, ...], ...]] = _Memo(20_000)
 _BUYS: _Memo[tuple[int, ...], tuple[Buy, ...]] = _Memo(20_000)
-#: (0, cell): removal; (tile, cell): build from the reserve; (-tile, cell): swap;
-#: (100 + tile, cell): placement
-_ACTIONS: _Memo[tuple[int, tuple[int, int]], Action] = _Memo(200_000)
+#: The redesign and placement actions made so far, by tile and cell (the `_Memo` idea, keyed
+#: by the cell tuples the grid hands out, so that looking one up builds nothing).
+_REMOVALS: dict[tuple[int, int], Action] = {}
+_BUILDS: tuple[dict[tuple[int, int], Action], ...] = tuple({} for _ in TILES)
+_SWAPS: tuple[dict[tuple[int, int], Action], ...] = tuple({} for _ in TILES)
+_PLACES: tuple[dict[tuple[int, int], Action], ...] = tuple({} for _ in TILES)
 #: the subsets of the pool's positions, in the order of their bit masks
 _SUBSETS = tuple(
     tuple(tuple(i for i in range(n) if bits >> i & 1) for bits in range(1, 1 << n))
@@ -975,42 +978,38 @@ def _take(cards: tuple[int, ...]) -> TakeMoney:
 
 
 def _removals(alhambra: Alhambra) -> tuple[Action, ...]:
-    out: list[Action] = []
-    for cell in alhambra.removable_cells():
-        key = (0, cell)
-        a = _ACTIONS.get(key)
-        if a is None:
-            a = _ACTIONS.put(key, RemoveToReserve(*cell))
-        out.append(a)
-    return tuple(out)
+    made = _REMOVALS
+    get = made.get
+    return tuple(
+        [get(c) or _made(made, c, RemoveToReserve(*c)) for c in alhambra.removable_cells()]
+    )
 
 
 def _rebuilds(alhambra: Alhambra, tile: int) -> tuple[Action, ...]:
-    out: list[Action] = []
-    for cell in alhambra.legal_cells(tile):
-        key = (tile, cell)
-        a = _ACTIONS.get(key)
-        if a is None:
-            a = _ACTIONS.put(key, PlaceFromReserve(tile, *cell))
-        out.append(a)
-    for cell in alhambra.swap_cells(tile):
-        key = (-tile, cell)
-        a = _ACTIONS.get(key)
-        if a is None:
-            a = _ACTIONS.put(key, Swap(tile, *cell))
-        out.append(a)
-    return tuple(out)
+    builds = _BUILDS[tile]
+    swaps = _SWAPS[tile]
+    get_build = builds.get
+    get_swap = swaps.get
+    return (
+        *[
+            get_build(c) or _made(builds, c, PlaceFromReserve(tile, *c))
+            for c in alhambra.legal_cells(tile)
+        ],
+        *[get_swap(c) or _made(swaps, c, Swap(tile, *c)) for c in alhambra.swap_cells(tile)],
+    )
 
 
 def _places(alhambra: Alhambra, tile: int) -> tuple[Action, ...]:
-    out: list[Action] = []
-    for cell in alhambra.legal_cells(tile):
-        key = (100 + tile, cell)
-        a = _ACTIONS.get(key)
-        if a is None:
-            a = _ACTIONS.put(key, Place(tile, *cell))
-        out.append(a)
-    return tuple(out)
+    made = _PLACES[tile]
+    get = made.get
+    return tuple([get(c) or _made(made, c, Place(tile, *c)) for c in alhambra.legal_cells(tile)])
+
+
+def _made(made: dict[tuple[int, int], Action], cell: tuple[int, int], action: Action) -> Action:
+    if len(made) >= 4_096:
+        made.clear()
+    made[cell] = action
+    return action
 
 
 def _view_cells(alhambra: Alhambra) -> tuple[tuple[int, int, int], ...]:

@@ -13,20 +13,87 @@ foot and whether filling it makes a hole does not depend on the tile at all.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
-from typing import Literal
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from typing import Literal, TypeVar, cast
 
-from .catalogue import SIDE_STEPS, TILE_MASK, TILE_TYPE, Building, Side
+from .catalogue import TILE_MASK, TILE_TYPE, Building, Side
 
 Cell = tuple[int, int]
+T = TypeVar("T")
+P = TypeVar("P", bound=Hashable)
 HoleRule = Literal["classic", "strict"]
 HOLE_RULES: tuple[HoleRule, ...] = ("classic", "strict")
 
 ORIGIN: Cell = (0, 0)
 _SIDE_NAME = {1: "north", 2: "east", 4: "south", 8: "west"}
+
+# Inside a grid a cell (x, y) is the integer y * _ROW + x: a neighbour is one addition away, a
+# dict keyed by small integers hashes faster than one keyed by tuples, and sorting the integers
+# sorts the cells north to south, west to east. Cells further than _ROW // 2 from the fountain
+# cannot occur (a game has 54 buildings).
+_ROW = 1 << 16
+_HALF = _ROW // 2
+_N, _E, _S, _W = -_ROW, 1, _ROW, -1
+#: (bit, step, opposite bit) for the four sides, in SIDE_STEPS order (north, east, south, west).
+_STEPS: tuple[tuple[int, int, int], ...] = ((1, _N, 4), (2, _E, 8), (4, _S, 1), (8, _W, 2))
+_DELTAS = (_N, _E, _S, _W)
 # The eight cells around a cell, in cyclic order (each orthogonally adjacent to the next).
-_RING: tuple[Cell, ...] = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+_RING: tuple[int, ...] = (_N, _N + _E, _E, _E + _S, _S, _S + _W, _W, _W + _N)
 _RING_ORTHO = (0, 2, 4, 6)
+# The cells within two orthogonal steps of a cell (itself included).
+_NEAR: tuple[int, ...] = tuple(
+    dy * _ROW + dx for dy in range(-2, 3) for dx in range(-2, 3) if abs(dx) + abs(dy) <= 2
+)
+
+
+def _key(cell: Cell) -> int:
+    return cell[1] * _ROW + cell[0]
+
+
+def _cell(key: int) -> Cell:
+    x = (key + _HALF) % _ROW - _HALF
+    return x, (key - x) // _ROW
+
+
+def _outside_after(
+    outside: frozenset[int], k: int, box: tuple[int, int, int, int]
+) -> frozenset[int] | None:
+    """The open outside once a building fills the cell `k` (bounds `box` before it), when that
+    is cheap to know: None when the building might cut the outside in two."""
+    if k not in outside:
+        return outside  # an enclosed cell: the bounds do not move either
+    min_x, max_x, min_y, max_y = box
+    x, y = _cell(k)
+
+    def open_(c: int) -> bool:
+        cx, cy = _cell(c)
+        beyond = cx < min_x - 1 or cx > max_x + 1 or cy < min_y - 1 or cy > max_y + 1
+        return beyond or c in outside
+
+    ring = [open_(k + d) for d in _RING]
+    runs = [-1] * 8
+    if not all(ring):
+        start = ring.index(False)
+        run = -1
+        for j in range(1, 9):
+            i = (start + j) % 8
+            if ring[i]:
+                if not ring[(i - 1) % 8]:
+                    run += 1
+                runs[i] = run
+    if len({runs[i] for i in _RING_ORTHO if ring[i]}) > 1:
+        return None
+    after = set(outside)
+    after.discard(k)
+    if x < min_x:
+        after.update(y2 * _ROW + x - 1 for y2 in range(min_y - 1, max_y + 2))
+    elif x > max_x:
+        after.update(y2 * _ROW + x + 1 for y2 in range(min_y - 1, max_y + 2))
+    elif y < min_y:
+        after.update((y - 1) * _ROW + x2 for x2 in range(min_x - 1, max_x + 2))
+    elif y > max_y:
+        after.update((y + 1) * _ROW + x2 for x2 in range(min_x - 1, max_x + 2))
+    return frozenset(after)
 
 
 def _mismatch(wall_here: int) -> str:
@@ -37,28 +104,52 @@ class _Analysis:
     """Facts derived from one state of a grid; thrown away when the grid changes."""
 
     __slots__ = (
+        "base",
+        "base_fits",
+        "cut",
+        "dirty",
         "fits",
         "frontier",
         "legal_by_mask",
         "longest_wall",
+        "memo",
         "outside",
         "previews",
         "removable",
         "swap_by_mask",
     )
 
-    def __init__(self) -> None:
-        # cell -> (need, req, ok): ok is True when some tile may go there (walkable, no hole)
-        self.frontier: dict[Cell, tuple[int, int, bool]] | None = None
+    def __init__(
+        self, base: dict[int, tuple[int, int, bool]] | None = None, dirty: int = 0
+    ) -> None:
+        # packed cell -> (need, req, ok), north to south: ok is True when some tile may go there
+        # (walkable, no hole)
+        self.frontier: dict[int, tuple[int, int, bool]] | None = None
+        # The frontier of the grid before the cell `dirty` changed: patching it near that cell
+        # is cheaper than walking the whole grid again.
+        self.base = base
+        self.dirty = dirty
         self.legal_by_mask: dict[int, tuple[Cell, ...]] = {}
         self.removable: tuple[Cell, ...] | None = None
-        self.outside: frozenset[Cell] | None = None
+        # the buildings whose removal would strand another one, when every building is reached
+        self.cut: frozenset[int] | None = None
+        self.outside: frozenset[int] | None = None
         self.longest_wall: int | None = None
         # building cell -> (need, req) of its neighbours, for swaps
-        self.fits: dict[Cell, tuple[int, int]] | None = None
+        self.fits: dict[int, tuple[int, int]] | None = None
+        # the fits of the grid before the cell `dirty` changed, to patch around that cell
+        self.base_fits: dict[int, tuple[int, int]] | None = None
         self.swap_by_mask: dict[int, tuple[Cell, ...]] = {}
         # (tile, cell) -> the grid with that tile placed, see `Alhambra.preview`
         self.previews: dict[tuple[int, Cell], Alhambra] = {}
+        # what callers derived from this grid, see `Alhambra.derived`
+        self.memo: dict[Hashable, object] = {}
+
+
+#: Grids built from tiles, by hole rule and tiles: restoring a snapshot or sampling worlds for a
+#: computer player rebuilds the same grids again and again, and a copy of one built before
+#: shares its analysis (legal cells, walls, previews) instead of working it all out anew.
+_BUILT: dict[tuple[str, tuple[tuple[Cell, int], ...]], Alhambra] = {}
 
 
 class Alhambra:
@@ -70,7 +161,7 @@ class Alhambra:
         if holes not in HOLE_RULES:
             raise ValueError(f"unknown hole rule {holes!r}; expected one of {HOLE_RULES}")
         self.holes: HoleRule = holes
-        self._grid: dict[Cell, int] = {ORIGIN: 0}
+        self._grid: dict[int, int] = {0: 0}
         self._counts = [0] * 6
         self._min_x = self._max_x = self._min_y = self._max_y = 0
         self._an = _Analysis()
@@ -81,6 +172,10 @@ class Alhambra:
     def from_tiles(cls, tiles: Mapping[Cell, int], holes: HoleRule = "classic") -> Alhambra:
         """A grid holding exactly these tiles plus the fountain at (0, 0); not checked for legality
         (use `problems()` for that), so tests and views can build any position."""
+        key = (holes, tuple(sorted(tiles.items())))
+        template = _BUILT.get(key)
+        if template is not None:
+            return template.copy()
         alhambra = cls(holes)
         for (x, y), tile in tiles.items():
             cell = (int(x), int(y))
@@ -90,14 +185,19 @@ class Alhambra:
                 continue
             if not 1 <= tile <= 54:
                 raise ValueError(f"no tile {tile}")
+            if not (-_HALF < cell[0] < _HALF and -_HALF < cell[1] < _HALF):
+                raise ValueError(f"cell {cell} is too far from the fountain")
             alhambra._put(cell, tile)
-        return alhambra
+        if len(_BUILT) >= 256:
+            _BUILT.clear()
+        _BUILT[key] = alhambra
+        return alhambra.copy()
 
     def copy(self) -> Alhambra:
         other = Alhambra.__new__(Alhambra)
         other.holes = self.holes
-        other._grid = dict(self._grid)
-        other._counts = list(self._counts)
+        other._grid = self._grid.copy()
+        other._counts = self._counts.copy()
         other._min_x, other._max_x = self._min_x, self._max_x
         other._min_y, other._max_y = self._min_y, self._max_y
         other._an = self._an  # analyses are immutable once built, so sharing one is safe
@@ -108,17 +208,26 @@ class Alhambra:
     @property
     def tiles(self) -> dict[Cell, int]:
         """The buildings by cell, without the fountain (a copy)."""
-        return {c: t for c, t in self._grid.items() if t}
+        return {_cell(k): t for k, t in self._grid.items() if t}
 
     def __contains__(self, cell: object) -> bool:
-        return cell in self._grid
+        if not isinstance(cell, tuple) or len(cell) != 2:
+            return False
+        x, y = cell
+        return (
+            isinstance(x, int)
+            and isinstance(y, int)
+            and -_HALF < x < _HALF
+            and y * _ROW + x in self._grid
+        )
 
     def __len__(self) -> int:
         """The number of buildings (the fountain excluded)."""
         return len(self._grid) - 1
 
     def __iter__(self) -> Iterator[tuple[Cell, int]]:
-        return iter(sorted(self._grid.items(), key=lambda kv: (kv[0][1], kv[0][0])))
+        grid = self._grid
+        return iter([(_cell(k), grid[k]) for k in sorted(grid)])
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -129,7 +238,7 @@ class Alhambra:
         return f"Alhambra({self.tiles!r}, holes={self.holes!r})"
 
     def tile_at(self, cell: Cell) -> int | None:
-        return self._grid.get(cell)
+        return self._grid.get(_key(cell)) if cell in self else None
 
     def count(self, building: Building) -> int:
         return self._counts[int(building)]
@@ -145,12 +254,58 @@ class Alhambra:
     # --- mutation -----------------------------------------------------------------------------
 
     def _put(self, cell: Cell, tile: int) -> None:
-        self._grid[cell] = tile
-        self._counts[TILE_TYPE[tile]] += 1
         x, y = cell
-        self._min_x, self._max_x = min(self._min_x, x), max(self._max_x, x)
-        self._min_y, self._max_y = min(self._min_y, y), max(self._max_y, y)
-        self._an = _Analysis()
+        k = y * _ROW + x
+        old = self._an
+        box = (self._min_x, self._max_x, self._min_y, self._max_y)
+        self._grid[k] = tile
+        self._counts[TILE_TYPE[tile]] += 1
+        if x < self._min_x:
+            self._min_x = x
+        elif x > self._max_x:
+            self._max_x = x
+        if y < self._min_y:
+            self._min_y = y
+        elif y > self._max_y:
+            self._max_y = y
+        self._changed(k, tile)
+        if old.outside is not None:
+            self._an.outside = _outside_after(old.outside, k, box)
+
+    def _changed(self, k: int, placed: int | None = None) -> None:
+        """Forget what was derived from the grid before the cell `k` changed, but keep what is
+        cheap to patch: a building added, removed or swapped there changes the frontier only near
+        it (under the classic hole rule; a strict hole can be far away), and a building `placed`
+        that one can walk to from one neighbour only makes just that neighbour a cut vertex."""
+        old = self._an
+        an = _Analysis(old.frontier if self.holes == "classic" else None, k)
+        if old.fits is not None:
+            an.base_fits = old.fits
+        if placed is not None and old.cut is not None:
+            grid = self._grid
+            mask = TILE_MASK[placed]
+            via = -1
+            ways = 0
+            for bit, d, opp in _STEPS:
+                if not mask & bit:
+                    t = grid.get(k + d)
+                    if t is not None and not TILE_MASK[t] & opp:
+                        via = k + d
+                        ways += 1
+            if ways == 1:
+                an.cut = old.cut if via == 0 else old.cut | {via}
+        self._an = an
+
+    def derived(self, key: Hashable, make: Callable[[], T]) -> T:
+        """`make()`, computed once per state of the grid and kept with the grid's analysis
+        (shared by copies, forgotten when the grid changes): the engine keeps the actions it
+        lists for a grid here, so a turn that asks for them again builds nothing. `key` must
+        name everything `make` depends on besides the grid, and the value is never changed."""
+        memo = self._an.memo
+        if key in memo:
+            return cast(T, memo[key])
+        value = memo[key] = make()
+        return value
 
     def place(self, tile: int, cell: Cell) -> None:
         self._put(cell, tile)
@@ -172,61 +327,116 @@ class Alhambra:
         return after
 
     def remove(self, cell: Cell) -> int:
-        tile = self._grid.pop(cell)
+        k = _key(cell)
+        tile = self._grid.pop(k)
         self._counts[TILE_TYPE[tile]] -= 1
-        xs = [c[0] for c in self._grid]
-        ys = [c[1] for c in self._grid]
+        cells = [_cell(c) for c in self._grid]
+        xs = [c[0] for c in cells]
+        ys = [c[1] for c in cells]
         self._min_x, self._max_x, self._min_y, self._max_y = min(xs), max(xs), min(ys), max(ys)
-        self._an = _Analysis()
+        self._changed(k)
         return tile
 
     def swap(self, tile: int, cell: Cell) -> int:
-        old = self._grid[cell]
+        k = _key(cell)
+        old = self._grid[k]
         self._counts[TILE_TYPE[old]] -= 1
-        self._grid[cell] = tile
+        self._grid[k] = tile
         self._counts[TILE_TYPE[tile]] += 1
-        self._an = _Analysis()
+        cut, outside = self._an.cut, self._an.outside
+        self._changed(k)
+        # Sides that match their neighbours keep every path through the cell as it was.
+        self._an.cut, self._an.outside = cut, outside
         return old
 
     # --- placement ----------------------------------------------------------------------------
 
-    def _frontier(self) -> dict[Cell, tuple[int, int, bool]]:
+    def _frontier(self) -> dict[int, tuple[int, int, bool]]:
         an = self._an
         if an.frontier is not None:
             return an.frontier
         grid = self._grid
-        seen: set[Cell] = set()
-        frontier: dict[Cell, tuple[int, int, bool]] = {}
-        for x, y in grid:
-            for _bit, dx, dy, _opp in SIDE_STEPS:
-                c = (x + dx, y + dy)
-                if c in grid or c in seen:
+        entry = self._frontier_entry
+        frontier: dict[int, tuple[int, int, bool]]
+        # Read once: grids built from the same tiles share their analysis, and a computer
+        # player in another thread may be working this very analysis out.
+        base = an.base
+        if base is not None:
+            # Only cells within two steps of the changed one can change: their neighbours (need,
+            # req) lie within one step, and the classic hole test looks one step further.
+            frontier = base.copy()
+            k = an.dirty
+            for d in _NEAR:
+                c = k + d
+                if c in grid:
+                    frontier.pop(c, None)
                     continue
-                seen.add(c)
-                need = req = 0
-                cx, cy = c
-                for bit, ddx, ddy, opp in SIDE_STEPS:
-                    n = grid.get((cx + ddx, cy + ddy))
-                    if n is not None:
-                        need |= bit
-                        if TILE_MASK[n] & opp:
-                            req |= bit
-                ok = bool(need & ~req) and not self._makes_hole(c)
-                frontier[c] = (need, req, ok)
-        an.frontier = dict(sorted(frontier.items(), key=lambda kv: (kv[0][1], kv[0][0])))
+                e = entry(c)
+                if e is None:
+                    frontier.pop(c, None)
+                else:
+                    frontier[c] = e
+            an.base = None
+        else:
+            frontier = {}
+            for k in grid:
+                for d in _DELTAS:
+                    c = k + d
+                    if c in grid or c in frontier:
+                        continue
+                    e = entry(c)
+                    assert e is not None
+                    frontier[c] = e
+        an.frontier = {c: frontier[c] for c in sorted(frontier)}
         return an.frontier
+
+    def _frontier_entry(self, c: int) -> tuple[int, int, bool] | None:
+        """(need, req, ok) of the empty cell `c`, None if no building touches it."""
+        grid = self._grid
+        need = req = 0
+        n = grid.get(c - _ROW)
+        if n is not None:
+            need = 1
+            if TILE_MASK[n] & 4:
+                req = 1
+        n = grid.get(c + 1)
+        if n is not None:
+            need |= 2
+            if TILE_MASK[n] & 8:
+                req |= 2
+        n = grid.get(c + _ROW)
+        if n is not None:
+            need |= 4
+            if TILE_MASK[n] & 1:
+                req |= 4
+        n = grid.get(c - 1)
+        if n is not None:
+            need |= 8
+            if TILE_MASK[n] & 2:
+                req |= 8
+        if not need:
+            return None
+        return need, req, bool(need & ~req) and not self._makes_hole(c)
 
     def legal_positions(self, tile: int) -> list[Cell]:
         """Every empty cell where `tile` may be placed, sorted north to south, west to east."""
+        return list(self.legal_cells(tile))
+
+    def legal_cells(self, tile: int) -> tuple[Cell, ...]:
+        """`legal_positions` as the cached tuple itself, for the engine's inner loops."""
         mask = TILE_MASK[tile]
         an = self._an
         cached = an.legal_by_mask.get(mask)
         if cached is None:
             cached = tuple(
-                c for c, (need, req, ok) in self._frontier().items() if ok and (mask & need) == req
+                [
+                    _cell(c)
+                    for c, (need, req, ok) in self._frontier().items()
+                    if ok and (mask & need) == req
+                ]
             )
-            self._an.legal_by_mask[mask] = cached
-        return list(cached)
+            an.legal_by_mask[mask] = cached
+        return cached
 
     def can_place(self, tile: int, cell: Cell) -> bool:
         return self.placement_error(tile, cell) is None
@@ -236,9 +446,9 @@ class Alhambra:
         cell = (int(cell[0]), int(cell[1]))
         if cell == ORIGIN:
             return "That is the fountain's cell; nothing can be built there."
-        if cell in self._grid:
+        if cell in self:
             return "That cell already holds a building."
-        info = self._frontier().get(cell)
+        info = self._frontier().get(_key(cell)) if -_HALF < cell[0] < _HALF else None
         if info is None:
             return "A building must touch another building on a side (a corner is not enough)."
         need, req, ok = info
@@ -268,24 +478,24 @@ class Alhambra:
             "(no holes of any size under the strict rule)."
         )
 
-    def _makes_hole(self, cell: Cell) -> bool:
+    def _makes_hole(self, cell: int) -> bool:
         """Would filling `cell` (currently empty) break the hole rule?"""
         grid = self._grid
-        x, y = cell
         if self.holes == "classic":
-            for _bit, dx, dy, _opp in SIDE_STEPS:
-                n = (x + dx, y + dy)
+            for d in _DELTAS:
+                n = cell + d
                 if n in grid:
                     continue
-                nx, ny = n
-                if all(
-                    (nx + ddx, ny + ddy) in grid or (nx + ddx, ny + ddy) == cell
-                    for _b, ddx, ddy, _o in SIDE_STEPS
+                if (
+                    (n - 1 in grid or n - 1 == cell)
+                    and (n + _ROW in grid or n + _ROW == cell)
+                    and (n + 1 in grid or n + 1 == cell)
+                    and (n - _ROW in grid or n - _ROW == cell)
                 ):
                     return True
             return False
         # strict: the empty cells around `cell` must all still reach the outside.
-        ring = [(x + dx, y + dy) not in grid for dx, dy in _RING]  # True = empty
+        ring = [cell + d not in grid for d in _RING]  # True = empty
         empties = [i for i in _RING_ORTHO if ring[i]]
         if len(empties) <= 1:
             return False
@@ -303,6 +513,7 @@ class Alhambra:
                 run_of[i] = run
         if len({run_of[i] for i in empties}) == 1:
             return False
+        x, y = _cell(cell)
         min_x, max_x = min(self._min_x, x), max(self._max_x, x)
         min_y, max_y = min(self._min_y, y), max(self._max_y, y)
         checked_runs: set[int] = set()
@@ -310,23 +521,23 @@ class Alhambra:
             if run_of[i] in checked_runs:
                 continue
             checked_runs.add(run_of[i])
-            dx, dy = _RING[i]
-            if not self._escapes((x + dx, y + dy), cell, min_x, max_x, min_y, max_y):
+            if not self._escapes(cell + _RING[i], cell, min_x, max_x, min_y, max_y):
                 return True
         return False
 
     def _escapes(
-        self, start: Cell, blocked: Cell, min_x: int, max_x: int, min_y: int, max_y: int
+        self, start: int, blocked: int, min_x: int, max_x: int, min_y: int, max_y: int
     ) -> bool:
         grid = self._grid
         seen = {start, blocked}
         stack = [start]
         while stack:
-            cx, cy = stack.pop()
+            c = stack.pop()
+            cx, cy = _cell(c)
             if cx <= min_x or cx >= max_x or cy <= min_y or cy >= max_y:
                 return True
-            for _bit, dx, dy, _opp in SIDE_STEPS:
-                n = (cx + dx, cy + dy)
+            for d in _DELTAS:
+                n = c + d
                 if n not in seen and n not in grid:
                     seen.add(n)
                     stack.append(n)
@@ -343,14 +554,14 @@ class Alhambra:
         cell = (int(cell[0]), int(cell[1]))
         if cell == ORIGIN:
             return "The fountain never moves."
-        if cell not in self._grid:
+        if cell not in self:
             return "There is no building on that cell to swap with."
         grid = self._grid
         mask = TILE_MASK[tile]
-        x, y = cell
+        k = _key(cell)
         has_open = False
-        for bit, dx, dy, opp in SIDE_STEPS:
-            n = grid.get((x + dx, y + dy))
+        for bit, d, opp in _STEPS:
+            n = grid.get(k + d)
             if n is None:
                 continue
             wall_there = bool(TILE_MASK[n] & opp)
@@ -368,42 +579,145 @@ class Alhambra:
 
     def swap_positions(self, tile: int) -> list[Cell]:
         """Cells whose building `tile` (from the reserve) may replace, sorted like the others."""
+        return list(self.swap_cells(tile))
+
+    def swap_cells(self, tile: int) -> tuple[Cell, ...]:
+        """`swap_positions` as the cached tuple itself."""
         mask = TILE_MASK[tile]
         an = self._an
         cached = an.swap_by_mask.get(mask)
         if cached is None:
-            if an.fits is None:
+            fits = an.fits
+            if fits is None:
                 grid = self._grid
-                fits = {}
-                for c in sorted(grid, key=lambda c: (c[1], c[0])):
-                    if c == ORIGIN:
-                        continue
+                base = an.base_fits
+                if base is not None:
+                    # Only the changed cell and its neighbours see other neighbours now.
+                    k = an.dirty
+                    cells = [c for c in (k, k - _ROW, k + 1, k + _ROW, k - 1) if c]
+                    fits = dict(base)
+                    for c in cells:
+                        fits.pop(c, None)
+                    cells = [c for c in cells if c in grid]
+                    an.base_fits = None
+                else:
+                    fits = {}
+                    cells = [c for c in grid if c]
+                for c in cells:
                     need = req = 0
-                    x, y = c
-                    for bit, dx, dy, opp in SIDE_STEPS:
-                        n = grid.get((x + dx, y + dy))
+                    for bit, d, opp in _STEPS:
+                        n = grid.get(c + d)
                         if n is not None:
                             need |= bit
                             if TILE_MASK[n] & opp:
                                 req |= bit
                     fits[c] = (need, req)
+                fits = {c: fits[c] for c in sorted(fits)}
                 an.fits = fits
             cached = tuple(
-                c for c, (need, req) in an.fits.items() if (mask & need) == req and need & ~req
+                [
+                    _cell(c)
+                    for c, (need, req) in fits.items()
+                    if (mask & need) == req and need & ~req
+                ]
             )
             an.swap_by_mask[mask] = cached
-        return list(cached)
+        return cached
 
     def removable(self) -> list[Cell]:
         """Cells whose building may go to the reserve, sorted north to south, west to east."""
+        return list(self.removable_cells())
+
+    def removable_cells(self) -> tuple[Cell, ...]:
+        """`removable` as the cached tuple itself."""
         an = self._an
         if an.removable is None:
-            an.removable = tuple(
-                c
-                for c in sorted(self._grid, key=lambda c: (c[1], c[0]))
-                if c != ORIGIN and self._removal_error(c) is None
-            )
-        return list(an.removable)
+            an.removable = self._removable()
+        return an.removable
+
+    def _removable(self) -> tuple[Cell, ...]:
+        """`_removal_error` for every building at once: one depth-first walk (Tarjan's) finds
+        the cut vertices of the walking graph, the buildings whose removal strands another."""
+        grid = self._grid
+        cut = self._an.cut
+        if cut is None:
+            found = self._cut_vertices()
+            if found is None:
+                return self._stranded()
+            cut = self._an.cut = found
+        return tuple(
+            [
+                _cell(c)
+                for c in sorted(grid)
+                if c
+                and c not in cut
+                and not (c - 1 in grid and c + 1 in grid and c - _ROW in grid and c + _ROW in grid)
+            ]
+        )
+
+    def _stranded(self) -> tuple[Cell, ...]:
+        """What `_removal_error` allows in a grid where some building cannot be reached (only a
+        rigged position): the one unreachable building, if it is the only one."""
+        grid = self._grid
+        unreached = [c for c in sorted(grid) if c not in self._reachable()]
+        if len(unreached) != 1:
+            return ()
+        c = unreached[0]
+        if c - 1 in grid and c + 1 in grid and c - _ROW in grid and c + _ROW in grid:
+            return ()
+        return (_cell(c),)
+
+    def _cut_vertices(self) -> frozenset[int] | None:
+        """The cut vertices of the walking graph, None if some building is not reached."""
+        grid = self._grid
+        cells = list(grid)
+        index = {c: i for i, c in enumerate(cells)}
+        adj: list[list[int]] = []
+        for c in cells:
+            mask = TILE_MASK[grid[c]]
+            nbs = []
+            for bit, d, opp in _STEPS:
+                if mask & bit:
+                    continue
+                t = grid.get(c + d)
+                if t is not None and not TILE_MASK[t] & opp:
+                    nbs.append(index[c + d])
+            adj.append(nbs)
+        n = len(cells)
+        order = [-1] * n
+        low = [0] * n
+        parent = [-1] * n
+        pos = [0] * n
+        cut = [False] * n
+        root = index[0]
+        order[root] = 0
+        reached = 1
+        stack = [root]
+        while stack:
+            v = stack[-1]
+            nbs = adj[v]
+            i = pos[v]
+            if i < len(nbs):
+                pos[v] = i + 1
+                w = nbs[i]
+                if order[w] < 0:
+                    parent[w] = v
+                    order[w] = low[w] = reached
+                    reached += 1
+                    stack.append(w)
+                elif w != parent[v] and order[w] < low[v]:
+                    low[v] = order[w]
+            else:
+                stack.pop()
+                p = parent[v]
+                if p >= 0:
+                    if low[v] < low[p]:
+                        low[p] = low[v]
+                    if low[v] >= order[p]:
+                        cut[p] = True
+        if reached < n:
+            return None
+        return frozenset([c for c, i in index.items() if cut[i]])
 
     def can_remove(self, cell: Cell) -> bool:
         return self.removal_error(cell) is None
@@ -412,7 +726,7 @@ class Alhambra:
         cell = (int(cell[0]), int(cell[1]))
         if cell == ORIGIN:
             return "The fountain never moves."
-        if cell not in self._grid:
+        if cell not in self:
             return "There is no building on that cell."
         an = self._an
         if an.removable is not None:
@@ -421,10 +735,10 @@ class Alhambra:
 
     def _removal_error(self, cell: Cell) -> str | None:
         grid = self._grid
-        x, y = cell
-        if all((x + dx, y + dy) in grid for _b, dx, dy, _o in SIDE_STEPS):
+        k = _key(cell)
+        if all(k + d in grid for d in _DELTAS):
             return "A building with buildings on all four sides cannot be removed."
-        reached = self._reachable(exclude=cell)
+        reached = self._reachable(exclude=k)
         if len(reached) != len(grid) - 1:
             return (
                 "Removing it would cut other buildings off from the fountain: every building "
@@ -432,18 +746,18 @@ class Alhambra:
             )
         return None
 
-    def _reachable(self, exclude: Cell | None = None) -> set[Cell]:
+    def _reachable(self, exclude: int | None = None) -> set[int]:
         """Cells reachable on foot from the fountain through open, matched sides."""
         grid = self._grid
-        seen = {ORIGIN}
-        stack = [ORIGIN]
+        seen = {0}
+        stack = [0]
         while stack:
-            cx, cy = stack.pop()
-            mask = TILE_MASK[grid[(cx, cy)]]
-            for bit, dx, dy, opp in SIDE_STEPS:
+            c = stack.pop()
+            mask = TILE_MASK[grid[c]]
+            for bit, d, opp in _STEPS:
                 if mask & bit:
                     continue
-                n = (cx + dx, cy + dy)
+                n = c + d
                 if n in seen or n == exclude:
                     continue
                 t = grid.get(n)
@@ -455,7 +769,7 @@ class Alhambra:
 
     # --- walls --------------------------------------------------------------------------------
 
-    def _outside(self) -> frozenset[Cell]:
+    def _outside(self) -> frozenset[int]:
         """Empty cells (in the bounding box grown by one) connected to the open outside."""
         an = self._an
         if an.outside is not None:
@@ -463,41 +777,74 @@ class Alhambra:
         grid = self._grid
         min_x, max_x = self._min_x - 1, self._max_x + 1
         min_y, max_y = self._min_y - 1, self._max_y + 1
-        start = (min_x, min_y)
+        start = min_y * _ROW + min_x
         seen = {start}
         stack = [start]
         while stack:
-            cx, cy = stack.pop()
-            for _bit, dx, dy, _opp in SIDE_STEPS:
-                nx, ny = cx + dx, cy + dy
-                if nx < min_x or nx > max_x or ny < min_y or ny > max_y:
-                    continue
-                n = (nx, ny)
-                if n in seen or n in grid:
-                    continue
-                seen.add(n)
-                stack.append(n)
+            c = stack.pop()
+            # Moving east or west stays in the row, north or south in the column.
+            x = (c + _HALF) % _ROW - _HALF
+            if x > min_x:
+                n = c - 1
+                if n not in seen and n not in grid:
+                    seen.add(n)
+                    stack.append(n)
+            if x < max_x:
+                n = c + 1
+                if n not in seen and n not in grid:
+                    seen.add(n)
+                    stack.append(n)
+            y = (c - x) // _ROW
+            if y > min_y:
+                n = c - _ROW
+                if n not in seen and n not in grid:
+                    seen.add(n)
+                    stack.append(n)
+            if y < max_y:
+                n = c + _ROW
+                if n not in seen and n not in grid:
+                    seen.add(n)
+                    stack.append(n)
         an.outside = frozenset(seen)
         return an.outside
+
+    def _wall_edges(self) -> list[tuple[int, int]]:
+        """`outer_wall_segments` as edges between packed lattice points (cell (x, y) spans the
+        points x..x+1, y..y+1), in the same order."""
+        outside = self._outside()
+        edges = []
+        for k, tile in self._grid.items():
+            mask = TILE_MASK[tile]
+            if not mask:
+                continue
+            if mask & 1 and k - _ROW in outside:
+                edges.append((k, k + 1))
+            if mask & 2 and k + 1 in outside:
+                edges.append((k + 1, k + _ROW + 1))
+            if mask & 4 and k + _ROW in outside:
+                edges.append((k + _ROW, k + _ROW + 1))
+            if mask & 8 and k - 1 in outside:
+                edges.append((k, k + _ROW))
+        return edges
 
     def outer_wall_segments(self) -> list[tuple[Cell, Side]]:
         """Every wall side that faces the open outside, as (cell, side)."""
         outside = self._outside()
         segments = []
-        for (x, y), tile in self._grid.items():
+        for k, tile in self._grid.items():
             mask = TILE_MASK[tile]
             if not mask:
                 continue
-            for side in Side:
-                if mask & side.bit and (x + side.dx, y + side.dy) in outside:
-                    segments.append(((x, y), side))
+            for side, d in zip(Side, _DELTAS, strict=True):
+                if mask & side.bit and k + d in outside:
+                    segments.append((_cell(k), side))
         return segments
 
     def longest_wall(self) -> int:
         """Segments in the longest continuous outer wall (RULES.md section 5)."""
         an = self._an
         if an.longest_wall is None:
-            an.longest_wall = _longest_trail(_segment_edges(self.outer_wall_segments()))[0]
+            an.longest_wall = _longest_trail_length(self._wall_edges())
         return an.longest_wall
 
     def longest_wall_segments(self) -> list[tuple[Cell, Side]]:
@@ -513,17 +860,17 @@ class Alhambra:
         """Every way this grid breaks the invariant of RULES.md section 4 (empty: it holds)."""
         out: list[str] = []
         grid = self._grid
-        if grid.get(ORIGIN) != 0:
+        if grid.get(0) != 0:
             out.append("the fountain is not at (0, 0)")
-        for (x, y), tile in grid.items():
+        for k, tile in grid.items():
             mask = TILE_MASK[tile]
-            for bit, dx, dy, opp in SIDE_STEPS:
-                n = grid.get((x + dx, y + dy))
+            for bit, d, opp in _STEPS:
+                n = grid.get(k + d)
                 if n is not None and bool(mask & bit) != bool(TILE_MASK[n] & opp):
-                    out.append(f"unmatched {_SIDE_NAME[bit]} side at {(x, y)}")
+                    out.append(f"unmatched {_SIDE_NAME[bit]} side at {_cell(k)}")
         unreached = set(grid) - self._reachable()
         if unreached:
-            out.append(f"not reachable from the fountain: {sorted(unreached)}")
+            out.append(f"not reachable from the fountain: {sorted(_cell(c) for c in unreached)}")
         for c in self._holes():
             out.append(f"hole at {c}")
         return out
@@ -534,14 +881,14 @@ class Alhambra:
         holes = []
         for y in range(self._min_y, self._max_y + 1):
             for x in range(self._min_x, self._max_x + 1):
-                c = (x, y)
-                if c in grid:
+                k = y * _ROW + x
+                if k in grid:
                     continue
                 if self.holes == "strict":
-                    if c not in outside:
-                        holes.append(c)
-                elif all((x + dx, y + dy) in grid for _b, dx, dy, _o in SIDE_STEPS):
-                    holes.append(c)
+                    if k not in outside:
+                        holes.append((x, y))
+                elif all(k + d in grid for d in _DELTAS):
+                    holes.append((x, y))
         return holes
 
 
@@ -563,9 +910,52 @@ def _segment_edges(segments: Iterable[tuple[Cell, Side]]) -> list[tuple[Cell, Ce
     return edges
 
 
-def _longest_trail(
-    edges: list[tuple[Cell, Cell]], want_edges: bool = False
-) -> tuple[int, list[int]]:
+def _longest_trail_length(edges: list[tuple[int, int]]) -> int:
+    """`_longest_trail(edges)[0]`, for scoring and look-ahead, which only need the length."""
+    adj: dict[int, list[tuple[int, int]]] = {}
+    for i, (a, b) in enumerate(edges):
+        la = adj.get(a)
+        if la is None:
+            adj[a] = [(i, b)]
+        else:
+            la.append((i, b))
+        lb = adj.get(b)
+        if lb is None:
+            adj[b] = [(i, a)]
+        else:
+            lb.append((i, a))
+    seen: set[int] = set()
+    best = 0
+    for root in adj:
+        if root in seen:
+            continue
+        seen.add(root)
+        comp = [root]
+        j = 0
+        while j < len(comp):
+            for _i, w in adj[comp[j]]:
+                if w not in seen:
+                    seen.add(w)
+                    comp.append(w)
+            j += 1
+        degrees = 0
+        odd = []
+        for v in comp:
+            d = len(adj[v])
+            degrees += d
+            if d & 1:
+                odd.append(v)
+        size = degrees // 2
+        if size <= best:
+            continue
+        if len(odd) <= 2:
+            best = size
+            continue
+        best = max(best, len(_dfs_longest(adj, odd, size, True)))
+    return best
+
+
+def _longest_trail(edges: list[tuple[P, P]], want_edges: bool = False) -> tuple[int, list[int]]:
     """The length of the longest trail (a walk using each edge at most once) in a small graph,
     and the indices of its edges in walking order (only meaningful with `want_edges`, which
     makes components with an Euler trail be walked too).
@@ -574,11 +964,11 @@ def _longest_trail(
     Otherwise a longest trail starts and ends at odd vertices (an even end vertex would have an
     unused edge to extend by), so a depth-first search from the odd vertices finds it.
     """
-    adj: dict[Cell, list[tuple[int, Cell]]] = {}
+    adj: dict[P, list[tuple[int, P]]] = {}
     for i, (a, b) in enumerate(edges):
         adj.setdefault(a, []).append((i, b))
         adj.setdefault(b, []).append((i, a))
-    seen: set[Cell] = set()
+    seen: set[P] = set()
     best_len = 0
     best_edges: list[int] = []
     for root in adj:
@@ -610,13 +1000,13 @@ def _longest_trail(
 
 
 def _dfs_longest(
-    adj: dict[Cell, list[tuple[int, Cell]]], starts: list[Cell], total: int, _full: bool
+    adj: dict[P, list[tuple[int, P]]], starts: list[P], total: int, _full: bool
 ) -> list[int]:
     best: list[int] = []
     path: list[int] = []
     used: set[int] = set()
 
-    def walk(v: Cell) -> bool:
+    def walk(v: P) -> bool:
         nonlocal best
         extended = False
         for i, w in adj[v]:

@@ -15,7 +15,8 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable, Sequence
-from typing import Any
+from functools import partial
+from typing import Any, Generic, TypeVar
 
 from .actions import (
     Action,
@@ -79,6 +80,9 @@ from .scoring import majority_points
 from .state import Phase, TableState
 from .view import PlayerView, SeatView
 
+K = TypeVar("K")
+V = TypeVar("V")
+
 JSON_FORMAT = 1
 POOL_SIZE = 4
 MARKET_SLOTS = 4
@@ -121,6 +125,9 @@ class Game:
         self._turn_actions: list[Action] = []
         self._turn_events: list[Event] = []
         self._setup_events: list[Event] = []
+        # legal_actions() of the position as it is, until the next apply or rig: a computer
+        # player asks for them, then for the view, which lists them again
+        self._legal: tuple[Action, ...] | None = None
 
     @classmethod
     def start(
@@ -294,11 +301,18 @@ class Game:
             raise ValueError(f"that table does not seat the {self.players} players of this game")
         self._s = table.copy()
         self._turn_start = None if table.phase == "over" else table.copy()
+        self._legal = None
 
     # --- legal actions ------------------------------------------------------------------------
 
     def legal_actions(self) -> list[Action]:
         """Every action the current seat may take now (never `Skip`, which is administrative)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = tuple(self._list_legal())
+        return list(legal)
+
+    def _list_legal(self) -> list[Action]:
         s = self._s
         phase = s.phase
         if phase == "over":
@@ -320,40 +334,44 @@ class Game:
             out.append(Undo())
         return out
 
-    def _takes(self) -> list[TakeMoney]:
-        pool = self._s.pool
-        n = len(pool)
-        seen: set[tuple[int, ...]] = set()
-        out = []
-        for bits in range(1, 1 << n):
-            cards = tuple(pool[i] for i in range(n) if bits >> i & 1)
-            if len(cards) > 1 and sum(CARD_VALUE[c] for c in cards) > TAKE_LIMIT:
-                continue
-            key = tuple(sorted(c // 3 for c in cards))  # same currency and value: same choice
-            if key in seen:
-                continue
-            seen.add(key)
-            out.append(TakeMoney(cards))
-        return out
+    def _takes(self) -> tuple[TakeMoney, ...]:
+        pool = tuple(self._s.pool)
+        takes = _TAKES.get(pool)
+        if takes is None:
+            kinds = tuple(c // 3 for c in pool)
+            takes = tuple(_take(tuple(pool[i] for i in idx)) for idx in _take_choices(kinds))
+            _TAKES.put(pool, takes)
+        return takes
 
     def _buys(self) -> list[Buy]:
         s = self._s
-        hand = s.hands[s.current]
-        out = []
+        mine: tuple[list[int], ...] = ([], [], [], [])
+        for c in s.hands[s.current]:
+            mine[c // 27].append(c)
+        out: list[Buy] = []
         for slot, tile in enumerate(s.market):
             if tile is None:
                 continue
-            for cards in minimal_payments(hand, slot, TILE_COST[tile]):
-                out.append(Buy(slot, cards))
+            cards = mine[slot]
+            if not cards:
+                continue
+            cost = TILE_COST[tile]
+            key = (slot, cost, *sorted(cards))
+            buys = _BUYS.get(key)
+            if buys is None:
+                buys = tuple(
+                    Buy(slot, paid) for paid in minimal_payments(cards, slot, TILE_COST[tile])
+                )
+                _BUYS.put(key, buys)
+            out.extend(buys)
         return out
 
     def _redesigns(self) -> list[Action]:
         s = self._s
         alhambra = s.alhambras[s.current]
-        out: list[Action] = [RemoveToReserve(x, y) for x, y in alhambra.removable()]
+        out: list[Action] = list(alhambra.derived("remove", partial(_removals, alhambra)))
         for tile in s.reserves[s.current]:
-            out.extend(PlaceFromReserve(tile, x, y) for x, y in alhambra.legal_positions(tile))
-            out.extend(Swap(tile, x, y) for x, y in alhambra.swap_positions(tile))
+            out.extend(alhambra.derived(("reserve", tile), partial(_rebuilds, alhambra, tile)))
         return out
 
     def _placements(self) -> list[Action]:
@@ -361,7 +379,7 @@ class Game:
         alhambra = s.alhambras[s.current]
         out: list[Action] = []
         for tile in s.pending:
-            out.extend(Place(tile, x, y) for x, y in alhambra.legal_positions(tile))
+            out.extend(alhambra.derived(("place", tile), partial(_places, alhambra, tile)))
             out.append(PlaceInReserve(tile))
             if s.dirk is not None and not s.final:
                 out.append(GiveToDirk(tile))
@@ -382,6 +400,7 @@ class Game:
         s = self._s
         if s.phase == "over":
             raise IllegalAction("The game is over.")
+        self._legal = None
         events = self._handle(action)
         if type(action) in _STEPS:
             self._turn_events.extend(events)
@@ -809,7 +828,7 @@ class Game:
             table.append(
                 PlayerView(
                     seat=p,
-                    alhambra=tuple((x, y, t) for (x, y), t in alhambra if t),
+                    alhambra=alhambra.derived("view", partial(_view_cells, alhambra)),
                     reserve=tuple(s.reserves[p]),
                     hand_size=len(s.hands[p]),
                     score=s.scores[p],
@@ -886,7 +905,115 @@ class Game:
         other._turn_actions = list(self._turn_actions)
         other._turn_events = list(self._turn_events)
         other._setup_events = self._setup_events
+        other._legal = self._legal
         return other
+
+
+class _Memo(Generic[K, V]):
+    """A bounded memo of pure results (emptied when full): actions are immutable values, so
+    handing the same object to every game that asks is safe, and building them is a good part of
+    what `legal_actions()` costs."""
+
+    __slots__ = ("_d", "_limit")
+
+    def __init__(self, limit: int) -> None:
+        self._d: dict[K, V] = {}
+        self._limit = limit
+
+    def get(self, key: K) -> V | None:
+        return self._d.get(key)
+
+    def put(self, key: K, value: V) -> V:
+        if len(self._d) >= self._limit:
+            self._d.clear()
+        self._d[key] = value
+        return value
+
+
+_TAKES: _Memo[tuple[int, ...], tuple[TakeMoney, ...]] = _Memo(20_000)
+_TAKE_CHOICES: _Memo[tuple[int, ...], tuple[tuple[int, ...], ...]] = _Memo(20_000)
+_BUYS: _Memo[tuple[int, ...], tuple[Buy, ...]] = _Memo(20_000)
+#: The redesign and placement actions made so far, by tile and cell (the `_Memo` idea, keyed
+#: by the cell tuples the grid hands out, so that looking one up builds nothing).
+_REMOVALS: dict[tuple[int, int], Action] = {}
+_BUILDS: tuple[dict[tuple[int, int], Action], ...] = tuple({} for _ in TILES)
+_SWAPS: tuple[dict[tuple[int, int], Action], ...] = tuple({} for _ in TILES)
+_PLACES: tuple[dict[tuple[int, int], Action], ...] = tuple({} for _ in TILES)
+#: the subsets of the pool's positions, in the order of their bit masks
+_SUBSETS = tuple(
+    tuple(tuple(i for i in range(n) if bits >> i & 1) for bits in range(1, 1 << n))
+    for n in range(POOL_SIZE + 1)
+)
+
+
+def _take_choices(kinds: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Which pool positions each distinct take picks, given each card's currency and value
+    (`card // 3`): cards of the same currency and value make the same choice, so only the first
+    subset of each kind is listed, in the order of the subsets' bit masks."""
+    found = _TAKE_CHOICES.get(kinds)
+    if found is None:
+        values = [k % 9 + 1 for k in kinds]
+        seen: set[tuple[int, ...]] = set()
+        out = []
+        subsets = _SUBSETS[len(kinds)] if len(kinds) <= POOL_SIZE else _subsets(len(kinds))
+        for idx in subsets:
+            if len(idx) > 1 and sum([values[i] for i in idx]) > TAKE_LIMIT:
+                continue
+            key = tuple(sorted([kinds[i] for i in idx]))
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(idx)
+        found = _TAKE_CHOICES.put(kinds, tuple(out))
+    return found
+
+
+def _subsets(n: int) -> tuple[tuple[int, ...], ...]:
+    """Only a rigged pool holds more than four cards."""
+    return tuple(tuple(i for i in range(n) if bits >> i & 1) for bits in range(1, 1 << n))
+
+
+def _take(cards: tuple[int, ...]) -> TakeMoney:
+    return TakeMoney(cards)
+
+
+def _removals(alhambra: Alhambra) -> tuple[Action, ...]:
+    made = _REMOVALS
+    get = made.get
+    return tuple(
+        [get(c) or _made(made, c, RemoveToReserve(*c)) for c in alhambra.removable_cells()]
+    )
+
+
+def _rebuilds(alhambra: Alhambra, tile: int) -> tuple[Action, ...]:
+    builds = _BUILDS[tile]
+    swaps = _SWAPS[tile]
+    get_build = builds.get
+    get_swap = swaps.get
+    return (
+        *[
+            get_build(c) or _made(builds, c, PlaceFromReserve(tile, *c))
+            for c in alhambra.legal_cells(tile)
+        ],
+        *[get_swap(c) or _made(swaps, c, Swap(tile, *c)) for c in alhambra.swap_cells(tile)],
+    )
+
+
+def _places(alhambra: Alhambra, tile: int) -> tuple[Action, ...]:
+    made = _PLACES[tile]
+    get = made.get
+    return tuple([get(c) or _made(made, c, Place(tile, *c)) for c in alhambra.legal_cells(tile)])
+
+
+def _made(made: dict[tuple[int, int], Action], cell: tuple[int, int], action: Action) -> Action:
+    if len(made) >= 4_096:
+        made.clear()
+    made[cell] = action
+    return action
+
+
+def _view_cells(alhambra: Alhambra) -> tuple[tuple[int, int, int], ...]:
+    return tuple([(x, y, t) for (x, y), t in alhambra if t])
 
 
 def _ranks(scores: Sequence[int]) -> list[int]:

@@ -315,7 +315,7 @@ class LobbyCommands(commands.Cog):
     @app_commands.choices(
         level=[
             app_commands.Choice(name=T(f"choice.level.{level}"), value=level)
-            for level in ("random", "easy", "normal", "hard")
+            for level in ("random", "easy", "normal", "hard", "expert")
         ]
     )
     async def add_bot(self, interaction: discord.Interaction, level: str = "easy") -> None:

@@ -1,9 +1,9 @@
 """Computer players at the table: the one way a computer decides a move for a seat.
 
 Used for computer seats and for the stand-in that plays a silent human's turn after a deadline.
-The engine's players are pure and synchronous (`engine.ai`) and a `hard` decision can take a
-second of CPU, so it runs in a worker process (`core.workers`) while the event loop keeps
-answering others. The view and the history are immutable and copied to the worker, so the
+The engine's players are pure and synchronous (`engine.ai`) and a `hard` or `expert` decision
+can take a second of CPU, so it runs in a worker process (`core.workers`) while the event loop
+keeps answering others. The view and the history are immutable and copied to the worker, so the
 stored game can move on meanwhile.
 """
 

@@ -1,4 +1,4 @@
-"""Computer players for Alhambra, weakest first: `random`, `easy`, `normal`, `hard`.
+"""Computer players for Alhambra, weakest first: `random`, `easy`, `normal`, `hard`, `expert`.
 
     >>> from engine.ai import make_player
     >>> bot = make_player("normal", seed=1)
@@ -6,8 +6,9 @@
 
 `history` is the public event log of the game (`game.setup_events()` followed by every list of
 events `apply` returned, `Undone` included): it is how a player remembers the hands others
-revealed. A player never sees a `Game`. The code is pure (no clock except `hard`'s optional
-safety deadline, no I/O): run it off the bot's event loop, e.g. with `asyncio.to_thread`.
+revealed. A player never sees a `Game`. The code is pure (no clock except the optional safety
+deadline of `hard` and `expert`, no I/O): run it off the bot's event loop, e.g. with
+`asyncio.to_thread`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import random
 
 from .easy import EasyPlayer
+from .expert import ExpertPlayer
 from .hard import HardPlayer
 from .knowledge import Knowledge, deduce
 from .normal import NormalPlayer
@@ -27,6 +29,7 @@ LEVELS: dict[str, type[Player]] = {
     "easy": EasyPlayer,
     "normal": NormalPlayer,
     "hard": HardPlayer,
+    "expert": ExpertPlayer,
 }
 
 BOT_NAMES = (
@@ -75,6 +78,7 @@ def display_name(
 __all__ = [
     "LEVELS",
     "EasyPlayer",
+    "ExpertPlayer",
     "HardPlayer",
     "Knowledge",
     "NormalPlayer",

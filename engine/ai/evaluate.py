@@ -85,13 +85,31 @@ def type_points(paid: Sequence[int], column: Sequence[int]) -> list[int]:
     return out
 
 
-def soft_points(paid: Sequence[int], column: Sequence[int], outlook: RoundOutlook) -> list[float]:
+_SOFT: dict[tuple[Sequence[int], tuple[int, ...], RoundOutlook], tuple[float, ...]] = {}
+
+
+def soft_points(
+    paid: Sequence[int], column: Sequence[int], outlook: RoundOutlook
+) -> tuple[float, ...]:
     """Expected points per entry for one type in a future round.
 
     Today's counts will move before the round: each pair of entries is compared with a logistic
     whose width grows with the buildings still to come, and an entry's expected rank is the
     number of entries likely ahead of it. An entry without a building scores only if it gets one.
+
+    Look-ahead asks this of the same few columns thousands of times per decision, so answers are
+    remembered (a pure function of its arguments; the memo is emptied when it grows large).
     """
+    key = (paid, tuple(column), outlook)
+    found = _SOFT.get(key)
+    if found is None:
+        if len(_SOFT) >= 200_000:
+            _SOFT.clear()
+        found = _SOFT[key] = tuple(_soft_points(paid, column, outlook))
+    return found
+
+
+def _soft_points(paid: Sequence[int], column: Sequence[int], outlook: RoundOutlook) -> list[float]:
     n = len(column)
     spread = outlook.spread
     out = [0.0] * n

@@ -90,10 +90,15 @@ def position_value(game: Game, seat: int, w: NormalWeights = NORMAL_WEIGHTS) -> 
 
 
 def playout(
-    game: Game, seat: int, start_turn: int, w: NormalWeights = NORMAL_WEIGHTS, turns: int = 1
+    game: Game,
+    seat: int,
+    start_turn: int,
+    w: NormalWeights = NORMAL_WEIGHTS,
+    turns: int = 1,
+    others: NormalWeights = NORMAL_WEIGHTS,
 ) -> None:
     """Play on until `seat`'s `turns`-th turn from now starts or the game ends: `seat` with
-    weights `w`, the opponents as `normal` players would."""
+    weights `w`, the opponents with the one-step judgement of `others` (`normal`'s by default)."""
     seen = start_turn
     for _ in range(MAX_PLAYOUT_STEPS * turns):
         current = game.current_seat
@@ -117,7 +122,7 @@ def playout(
         elif any(isinstance(a, Pass) for a in legal):
             action = Pass()
         else:
-            weights = w if current == seat else NORMAL_WEIGHTS
+            weights = w if current == seat else others
             view = game.view(current)
             action = score_actions(view, legal, weights, alhambra=game.alhambra(current))[0][1]
         game.apply(action)

@@ -26,6 +26,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from ..actions import (
     Action,
@@ -38,7 +39,7 @@ from ..actions import (
     TakeMoney,
 )
 from ..alhambra import Alhambra
-from ..catalogue import CARD_CURRENCY, CARD_VALUE, TILE_COST, TILE_TYPE
+from ..catalogue import CARD_CURRENCY, CARD_VALUE, TILE_COST, TILE_MASK, TILE_TYPE
 from ..events import Event
 from ..view import SeatView
 from .easy import view_counts
@@ -154,14 +155,22 @@ def majority_gain(s: Situation, building: int, w: NormalWeights) -> float:
 
 def wall_gain(s: Situation, tile: int, w: NormalWeights) -> float | None:
     """The wall the building adds where it fits best, or None if it fits nowhere."""
-    best = None
-    for cell in s.alhambra.legal_positions(tile):
-        after = s.alhambra.preview(tile, cell)
-        delta = after.longest_wall() - s.wall
-        best = delta if best is None or delta > best else best
-    if best is None:
+    alhambra = s.alhambra
+    # Only the tile's walls matter, and look-ahead asks again of the same grids: the answer is
+    # kept with the grid.
+    longest = alhambra.derived(("best wall", TILE_MASK[tile]), partial(_best_wall, alhambra, tile))
+    if longest is None:
         return None
-    return w.wall * best * len(s.rounds)
+    return w.wall * (longest - s.wall) * len(s.rounds)
+
+
+def _best_wall(alhambra: Alhambra, tile: int) -> int | None:
+    """The longest wall `tile` can leave the grid with, None if it fits nowhere."""
+    best = None
+    for cell in alhambra.legal_cells(tile):
+        wall = alhambra.preview(tile, cell).longest_wall()
+        best = wall if best is None or wall > best else best
+    return best
 
 
 def contest(

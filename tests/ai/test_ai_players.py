@@ -15,15 +15,26 @@ from engine import (
     Undo,
     new_game,
 )
-from engine.ai import LEVELS, HardPlayer, NotYourTurn, Player, display_name, make_player
+from engine.ai import (
+    LEVELS,
+    ExpertPlayer,
+    HardPlayer,
+    NotYourTurn,
+    Player,
+    display_name,
+    make_player,
+)
 
 LEVEL_NAMES = list(LEVELS)
 
 
 def fast_player(level: str, seed: int) -> Player:
-    """Players as shipped, but `hard` with a small search so that whole games stay quick."""
+    """Players as shipped, but `hard` and `expert` with a small search so that whole games stay
+    quick."""
     if level == "hard":
         return HardPlayer(seed, worlds=1, top_k=2)
+    if level == "expert":
+        return ExpertPlayer(seed, simulations=4, top_k=2)
     return make_player(level, seed)
 
 
@@ -97,10 +108,10 @@ def test_choosing_out_of_turn_is_refused() -> None:
 
 
 def test_unknown_level_is_a_friendly_error() -> None:
-    with pytest.raises(ValueError, match="random, easy, normal, hard"):
+    with pytest.raises(ValueError, match="random, easy, normal, hard, expert"):
         make_player("impossible", 1)
     with pytest.raises(ValueError, match="no computer level"):
-        display_name("expert", random.Random(1))
+        display_name("master", random.Random(1))
 
 
 def test_display_names_show_the_level_and_avoid_taken_names() -> None:

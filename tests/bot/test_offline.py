@@ -143,12 +143,12 @@ def test_bad_input_is_refused_and_the_prompt_repeats(tmp_path: Path) -> None:
 def test_the_table_is_set_up_with_menus_when_no_flag_says_how(tmp_path: Path) -> None:
     stdout = io.StringIO()
     # 3 players; player 2 a hard computer; player 3 a person named Bo; then Ctrl-D
-    typed = "2\n4\nseven\n5\nBo\n"
+    typed = "2\n4\nseven\n6\nBo\n"
     assert run_play(_args("--name", "Ana", "--out", str(tmp_path)), io.StringIO(typed), stdout) == 0
     text = stdout.getvalue()
     assert "How many players at the table, you included?" in text and "   5. 6 players" in text
     assert "Who is player 2?" in text and "Computer: Hard (hard)" in text
-    assert "'seven' is not a number: type one from 1 to 5." in text
+    assert "'seven' is not a number: type one from 1 to 6." in text
     order = re.search(r"Order of play: (.*)\.", text)
     assert order is not None
     players = order[1].split(", ")

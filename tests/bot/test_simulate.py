@@ -91,7 +91,7 @@ def test_the_report_prints_shares_scores_and_times() -> None:
     [
         (["--players", "7"], "--players must be 2 to 6"),
         (["--games", "0"], "--games must be at least 1"),
-        (["--levels", "easy,expert"], "no computer level 'expert'"),
+        (["--levels", "easy,grandmaster"], "no computer level 'grandmaster'"),
         (["--levels", ","], "name at least one level"),
     ],
 )

@@ -1,0 +1,126 @@
+"""Level `expert`: legal actions only, decisions from the view and public log alone, the same
+decision for the same seed, and a search that stays within its budget."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from engine import Event, Game, Undo, new_game
+from engine.ai import ExpertPlayer, Player, make_player
+from engine.ai import expert as expert_module
+
+
+def driven(seed: int, steps: int) -> tuple[Game, list[Event]]:
+    """A 3-player game driven `steps` steps by easy players, then to the start of a turn."""
+    game = new_game(3, seed)
+    history = game.setup_events()
+    drivers = [make_player("easy", s) for s in range(3)]
+    for _ in range(steps):
+        seat = game.current_seat
+        history.extend(game.apply(drivers[seat].choose(game.view(seat), history)))
+    while game.phase != "action" or game.actions_this_turn:
+        seat = game.current_seat
+        history.extend(game.apply(drivers[seat].choose(game.view(seat), history)))
+    return game, history
+
+
+def searched_position(monkeypatch: pytest.MonkeyPatch) -> tuple[Game, list[Event], list[int]]:
+    """A position where the expert does search (its one-step values are close), and a counter
+    of the playouts it runs."""
+    calls = [0]
+    real = expert_module.playout
+
+    def counting(*args: object, **kwargs: object) -> None:
+        calls[0] += 1
+        real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(expert_module, "playout", counting)
+    for steps in range(30, 200, 7):
+        game, history = driven(21, steps)
+        seat = game.current_seat
+        assert seat is not None
+        calls[0] = 0
+        ExpertPlayer(5, simulations=6).choose(game.view(seat), history)
+        if calls[0]:
+            return game, history, calls
+    raise AssertionError("no close decision found")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_expert_plays_whole_games_with_legal_actions_only(players: int) -> None:
+    seed = 300 + players
+    rng = random.Random(seed)
+    game = new_game(players, seed)
+    seats: list[Player] = [
+        make_player(rng.choice(["random", "easy", "normal"]), seed + s) for s in range(players)
+    ]
+    seats[seed % players] = ExpertPlayer(seed, simulations=6, top_k=3)
+    history = game.setup_events()
+    moves = 0
+    while not game.is_over:
+        seat = game.current_seat
+        assert seat is not None
+        action = seats[seat].choose(game.view(seat), history)
+        assert action in game.legal_actions() and not isinstance(action, Undo)
+        history.extend(game.apply(action))
+        moves += 1
+    assert game.winners and moves > 20
+
+
+def test_expert_decides_the_same_from_the_same_seed_and_view(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game, history, _calls = searched_position(monkeypatch)
+    seat = game.current_seat
+    assert seat is not None
+    view = game.view(seat)
+    first = ExpertPlayer(5, simulations=6).choose(view, history)
+    again = ExpertPlayer(5, simulations=6)
+    assert again.choose(view, history) == first
+    assert again.choose(game.copy().view(seat), list(history)) == first
+
+
+def test_expert_ignores_hidden_information(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deck and supply order differ, the view and log do not: the same decision, also when
+    the expert really searches (it samples its own worlds, never the game's)."""
+    game, history, calls = searched_position(monkeypatch)
+    snapshot = json.loads(game.to_json())
+    rng = random.Random(99)
+    for part in ("state", "turn_start"):
+        rng.shuffle(snapshot[part]["deck"])
+        rng.shuffle(snapshot[part]["supply"])
+    other = Game.from_dict(snapshot)
+    assert other.deck != game.deck and other.supply != game.supply
+    seat = game.current_seat
+    assert seat is not None
+    assert other.view(seat) == game.view(seat)
+    calls[0] = 0
+    player = ExpertPlayer(5, simulations=6)
+    assert player.choose(game.view(seat), history) == player.choose(other.view(seat), history)
+    assert calls[0] > 0
+
+
+def test_expert_keeps_to_its_playout_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    game, history, calls = searched_position(monkeypatch)
+    seat = game.current_seat
+    assert seat is not None
+    for budget in (2, 6, 13):
+        calls[0] = 0
+        action = ExpertPlayer(5, simulations=budget).choose(game.view(seat), history)
+        assert action in game.legal_actions()
+        assert 0 < calls[0] <= budget
+
+
+def test_expert_stops_at_its_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deadline already passed ends the search after the playout under way: the decision is
+    still a legal one, made on what was seen so far."""
+    game, history, calls = searched_position(monkeypatch)
+    seat = game.current_seat
+    assert seat is not None
+    calls[0] = 0
+    action = ExpertPlayer(5, simulations=64, max_seconds=0.0).choose(game.view(seat), history)
+    assert action in game.legal_actions()
+    assert calls[0] == 1

@@ -105,24 +105,28 @@ class Workers:
         return result
 
     async def _in_pool(self, call: Callable[[], T]) -> T:
-        assert self._pool is not None
-        future = asyncio.get_running_loop().run_in_executor(self._pool, call)
+        pool = self._pool
+        assert pool is not None
+        future = asyncio.get_running_loop().run_in_executor(pool, call)
         try:
             return await asyncio.wait_for(future, self.timeout)
         except TimeoutError:
             metrics.POOL_TIMEOUTS.inc()
             log.error("a worker job ran over %.0f s: restarting the workers", self.timeout)
-            self._restart()
+            self._restart(pool)
             raise Busy() from None
         except BrokenProcessPool:
             log.error("a worker process died: restarting the workers")
-            self._restart()
+            self._restart(pool)
             raise Busy() from None
 
-    def _restart(self) -> None:
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            _stop(pool)
+    def _restart(self, broken: ProcessPoolExecutor) -> None:
+        """Replace the pool a job failed in, once: the other jobs that were in it fail too, and
+        must not each start yet another pool."""
+        if self._pool is not broken:
+            return
+        self._pool = None
+        _stop(broken)
         self.start()
 
     async def close(self) -> None:

@@ -3,6 +3,7 @@ computer moves, a stuck job given up, workers replaced after a while, nothing le
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 
@@ -184,3 +185,17 @@ def test_workers_follow_a_killed_bot_out() -> None:
     while any(_alive(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not [pid for pid in pids if _alive(pid)], "a worker outlived a killed bot"
+
+
+async def test_jobs_caught_in_a_restart_start_one_new_pool_not_many() -> None:
+    workers = Workers(2, timeout=1.0)
+    workers.start()
+    try:
+        await workers.run(_seconds, os.getpid)
+        stuck = [workers.run(_seconds, time.sleep, 30) for _ in range(3)]
+        results = await asyncio.gather(*stuck, return_exceptions=True)
+        assert all(isinstance(r, Busy) for r in results)
+        assert workers.pooled and len(workers.pids()) <= 2
+        assert await workers.run(_seconds, os.getpid) in workers.pids()
+    finally:
+        await workers.close()

@@ -302,12 +302,12 @@ class Gate:
         return False
 
 
-class LagProbe:
-    """Event-loop lag: how late a 10 ms sleep wakes up, sampled all along."""
+class Probe:
+    """A measurement taken again and again in the bot's own event loop, with its time."""
 
-    def __init__(self, period: float = 0.01) -> None:
+    def __init__(self, period: float) -> None:
         self.period = period
-        self.samples: list[tuple[float, float]] = []  # (monotonic time, lag in ms)
+        self.samples: list[tuple[float, float]] = []  # (monotonic time, ms)
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -321,13 +321,26 @@ class LagProbe:
 
     async def _run(self) -> None:
         while True:
-            started = time.monotonic()
-            await asyncio.sleep(self.period)
-            now = time.monotonic()
-            self.samples.append((now, max(0.0, (now - started - self.period) * 1000)))
+            ms = await self.measure()
+            self.samples.append((time.monotonic(), ms))
+
+    async def measure(self) -> float:
+        raise NotImplementedError
 
     def between(self, start: float, end: float) -> list[float]:
-        return [lag for t, lag in self.samples if start <= t <= end]
+        return [ms for t, ms in self.samples if start <= t <= end]
+
+
+class LagProbe(Probe):
+    """Event-loop lag: how late a 10 ms sleep wakes up, sampled all along."""
+
+    def __init__(self, period: float = 0.01) -> None:
+        super().__init__(period)
+
+    async def measure(self) -> float:
+        started = time.monotonic()
+        await asyncio.sleep(self.period)
+        return max(0.0, (time.monotonic() - started - self.period) * 1000)
 
 
 class LogCount(logging.Handler):
@@ -353,34 +366,19 @@ class LogCount(logging.Handler):
                 self.first_warning = f"{record.name}: {record.getMessage()}"
 
 
-class DbProbe:
+class DbProbe(Probe):
     """How long a one-row read through the bot's own store takes, every 50 ms: the store keeps
     one connection behind one lock, so this is the wait any handler has for the database."""
 
     def __init__(self, bot: AlhambraBot, period: float = 0.05) -> None:
-        self.bot, self.period = bot, period
-        self.samples: list[tuple[float, float]] = []  # (monotonic time, ms)
-        self._task: asyncio.Task[None] | None = None
+        super().__init__(period)
+        self.bot = bot
 
-    def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-
-    async def _run(self) -> None:
-        while True:
-            started = time.monotonic()
-            await self.bot.service.meta("load-bench-probe")
-            now = time.monotonic()
-            self.samples.append((now, (now - started) * 1000))
-            await asyncio.sleep(self.period)
-
-    def between(self, start: float, end: float) -> list[float]:
-        return [ms for t, ms in self.samples if start <= t <= end]
+    async def measure(self) -> float:
+        await asyncio.sleep(self.period)
+        started = time.monotonic()
+        await self.bot.service.meta("load-bench-probe")
+        return (time.monotonic() - started) * 1000
 
 
 def percentile(values: list[float], q: float) -> float | None:

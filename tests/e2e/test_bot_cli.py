@@ -12,19 +12,13 @@ import signal
 import sys
 from pathlib import Path
 
-from fake_discord import FakeDiscord
+from fake_discord import FakeDiscord, cli_script
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 async def run_cli(sim: FakeDiscord, args: list[str], token: str | None, db: Path):
-    script = (
-        "import sys, discord, discord.http, yarl\n"
-        f"discord.http.Route.BASE = {sim.api_base!r}\n"
-        f"discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL({sim.gateway_url!r})\n"
-        "from bot.__main__ import main\n"
-        f"sys.exit(main({args!r}))\n"
-    )
+    script = cli_script(sim, args)
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
     env["ALHAMBRA_DB"] = str(db)
     env["PYTHONPATH"] = str(ROOT)  # this checkout, whatever copy pip installed
@@ -67,13 +61,7 @@ async def test_sync_pushes_the_commands_and_exits(sim, tmp_path) -> None:
 
 async def test_the_bot_runs_and_shuts_down_cleanly_on_sigterm(sim, tmp_path) -> None:
     db = tmp_path / "db.sqlite3"
-    script = (
-        "import sys, discord, discord.http, yarl\n"
-        f"discord.http.Route.BASE = {sim.api_base!r}\n"
-        f"discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL({sim.gateway_url!r})\n"
-        "from bot.__main__ import main\n"
-        "sys.exit(main([]))\n"
-    )
+    script = cli_script(sim, [])
     env = {
         **os.environ,
         "DISCORD_TOKEN": sim.token,

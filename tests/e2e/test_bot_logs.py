@@ -12,7 +12,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from fake_discord import FakeDiscord
+from fake_discord import FakeDiscord, cli_script
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Shaped like a real bot token; made up (the fake accepts whatever it is told to).
@@ -25,13 +25,7 @@ async def test_json_logs_carry_the_game_and_never_the_token(sim: FakeDiscord, tm
     guild = sim.guild("Club", owner=host)
     channel = sim.channel(guild, "alhambra")
     db = tmp_path / "db.sqlite3"
-    script = (
-        "import sys, discord, discord.http, yarl\n"
-        f"discord.http.Route.BASE = {sim.api_base!r}\n"
-        f"discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL({sim.gateway_url!r})\n"
-        "from bot.__main__ import main\n"
-        "sys.exit(main([]))\n"
-    )
+    script = cli_script(sim, [])
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith("ALHAMBRA_")},
         "DISCORD_TOKEN": TOKEN,

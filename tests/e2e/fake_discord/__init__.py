@@ -4,7 +4,7 @@ Tests act as users through :class:`FakeDiscord` and read back what the bot did; 
 the test API and bot_runner.py for starting a client against it.
 """
 
-from .bot_runner import pointed_at, running_bot
+from .bot_runner import cli_script, pointed_at, running_bot
 from .errors import InteractionNotAnswered, SimulationError
 from .faults import ALIASES as FAULT_ROUTES
 from .faults import Fault
@@ -59,6 +59,7 @@ __all__ = [
     "RecordedRequest",
     "SimulationError",
     "User",
+    "cli_script",
     "pointed_at",
     "running_bot",
     "snowflake",

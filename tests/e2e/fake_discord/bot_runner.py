@@ -33,6 +33,18 @@ def pointed_at(sim: FakeDiscord) -> Iterator[None]:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = gateway
 
 
+def cli_script(sim: FakeDiscord, args: list[str]) -> str:
+    """Python source for `python -c`: `python -m bot ARGS` in a process of its own, with
+    discord.py pointed at ``sim`` (what `pointed_at` does in this process)."""
+    return (
+        "import sys, discord, discord.http, yarl\n"
+        f"discord.http.Route.BASE = {sim.api_base!r}\n"
+        f"discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL({sim.gateway_url!r})\n"
+        "from bot.__main__ import main\n"
+        f"sys.exit(main({args!r}))\n"
+    )
+
+
 @contextlib.asynccontextmanager
 async def running_bot(
     sim: FakeDiscord,

@@ -770,6 +770,23 @@ class GameService:
         async with self.store.read() as tx:
             return await tx.active_games_waiting_on_humans()
 
+    async def take_lease(self, name: str, owner: str, seconds: float) -> bool:
+        """Hold the lease `name` for `seconds` (renewing it if `owner` holds it already): True
+        if `owner` holds it now. Work that one process of several may do at a time (syncing
+        commands, a gateway IDENTIFY slot) goes through a lease in the shared database."""
+        now = self._now()
+        async with self.store.write() as tx:
+            return await tx.take_lease(name, owner, now + timedelta(seconds=seconds), now)
+
+    async def drop_lease(self, name: str, owner: str) -> bool:
+        """Give a lease back before it expires; False if `owner` did not hold it."""
+        async with self.store.write() as tx:
+            return await tx.drop_lease(name, owner)
+
+    async def lease_holder(self, name: str) -> str | None:
+        async with self.store.read() as tx:
+            return await tx.lease_holder(name, self._now())
+
     async def nudge_once(self, game_id: int, seat: int, turn_key: int) -> bool:
         """True the first time it is asked for this turn of this seat, False afterwards."""
         async with self.store.write() as tx:

@@ -436,6 +436,31 @@ class Tx:
     async def delete_timer(self, timer_id: int) -> bool:
         return await self.run("DELETE FROM timers WHERE id = ?", (timer_id,)) == 1
 
+    # --- leases: work one process at a time may do ----------------------------------------------
+
+    async def take_lease(self, name: str, owner: str, until: datetime, now: datetime) -> bool:
+        """Hold the lease `name` until `until` if it is free, expired or already `owner`'s."""
+        rows = await self.rows(
+            "INSERT INTO leases (name, owner, expires_at, updated_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, "
+            "expires_at = excluded.expires_at, updated_at = excluded.updated_at "
+            "WHERE leases.owner = excluded.owner OR leases.expires_at <= ? "
+            "RETURNING owner",
+            (name, owner, to_ms(until), to_ms(now), to_ms(now)),
+        )
+        return bool(rows)
+
+    async def drop_lease(self, name: str, owner: str) -> bool:
+        return (
+            await self.run("DELETE FROM leases WHERE name = ? AND owner = ?", (name, owner)) == 1
+        )
+
+    async def lease_holder(self, name: str, now: datetime) -> str | None:
+        row = await self.row(
+            "SELECT owner FROM leases WHERE name = ? AND expires_at > ?", (name, to_ms(now))
+        )
+        return None if row is None else str(row[0])
+
     # --- user settings -------------------------------------------------------------------------
 
     async def settings(self, user_id: int) -> UserSettings:

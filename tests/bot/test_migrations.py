@@ -186,7 +186,10 @@ def _seed_level_3(conn: sqlite3.Connection) -> dict[str, object]:
 
 
 def _seed_level_4(conn: sqlite3.Connection) -> dict[str, object]:
-    conn.execute("INSERT INTO user_settings VALUES (2, NULL, 1, 0, 7000, 0)")
+    conn.execute(  # named columns: later steps add some
+        "INSERT INTO user_settings (user_id, locale, dm_on_turn, dm_reminders, updated_at, "
+        "auto_end_turn) VALUES (2, NULL, 1, 0, 7000, 0)"
+    )
     return {}
 
 
@@ -225,6 +228,14 @@ def _seed_level_7(conn: sqlite3.Connection) -> dict[str, object]:
     return {}
 
 
+def _seed_level_8(conn: sqlite3.Connection) -> dict[str, object]:
+    conn.execute(  # a timer claimed by a process that is gone, and the command-sync lease
+        "UPDATE timers SET claimed_by = 'host:1', lease_until = 9700 WHERE kind = 'reminder'"
+    )
+    conn.execute("INSERT INTO leases VALUES ('sync-commands', 'host:1', 9900, 9600)")
+    return {}
+
+
 SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
     1: _seed_level_1,
     2: _seed_level_2,
@@ -233,6 +244,7 @@ SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
     5: _seed_level_5,
     6: _seed_level_6,
     7: _seed_level_7,
+    8: _seed_level_8,
 }
 
 

@@ -9,6 +9,7 @@ python -m bot sync               sync the slash commands with Discord now, then 
 python -m bot verify-db [PATH]   replay every game and compare with its stored snapshot
 python -m bot backup PATH        write a consistent copy of the database to PATH
 python -m bot health [PATH]      exit 0 if the database opens and its schema is current
+python -m bot port-db SRC DST    copy a SQLite database into PostgreSQL (re-runnable)
 python -m bot play               a game in the terminal against computer players (no Discord)
 python -m bot simulate           computer-only games: win shares, scores, time per game
 """
@@ -23,7 +24,10 @@ from .cli import database, offline, simulate
 
 def _database_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "path", nargs="?", help="the database file (default: $ALHAMBRA_DB or alhambra.sqlite3)"
+        "path",
+        nargs="?",
+        help="the database file or postgresql:// address (default: $ALHAMBRA_DB or "
+        "alhambra.sqlite3)",
     )
 
 
@@ -78,6 +82,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _database_argument(health)
     health.set_defaults(func=database.health)
+
+    port = commands.add_parser(
+        "port-db",
+        help="copy a SQLite database into PostgreSQL (safe to re-run: copies what changed)",
+        description="Make the PostgreSQL database DST a copy of the SQLite file SRC: its schema "
+        "is created or upgraded, then every table mirrored in one transaction. Run it with the "
+        "bot stopped; running it again copies only what changed since.",
+    )
+    port.add_argument("source", metavar="SRC", help="the SQLite database file")
+    port.add_argument("dest", metavar="DST", help="postgresql://user[:password]@host/dbname")
+    port.set_defaults(func=database.port_db)
 
     play = commands.add_parser(
         "play",

@@ -23,9 +23,10 @@ MAX_UNDO_WINDOW_S = 60
 LOG_FORMATS = ("plain", "json")
 
 
-def default_db_path() -> Path:
-    """`ALHAMBRA_DB` from the environment, else `alhambra.sqlite3` in the working directory."""
-    return Path(os.environ.get("ALHAMBRA_DB", "").strip() or DEFAULT_DB)
+def default_db() -> str:
+    """`ALHAMBRA_DB` from the environment (a SQLite file path or a `postgresql://` address),
+    else `alhambra.sqlite3` in the working directory."""
+    return os.environ.get("ALHAMBRA_DB", "").strip() or DEFAULT_DB
 
 
 class ConfigError(Exception):

@@ -1,6 +1,8 @@
-"""`verify-db`, `backup` and `health`: the database commands, for operators and Docker.
+"""`verify-db`, `backup`, `health` and `port-db`: the database commands, for operators and
+Docker.
 
-Plain sqlite3 on the file (no event loop, no Discord), wrappers over `core.verify`.
+On SQLite, plain sqlite3 on the file (no event loop, no Discord), wrappers over `core.verify`;
+on PostgreSQL (`postgresql://...`), one connection of their own (`core.db.postgres_reads`).
 """
 
 from __future__ import annotations
@@ -9,21 +11,28 @@ import argparse
 import sqlite3
 import sys
 
-from ..config import default_db_path
+from ..config import default_db
+from ..core.db import is_postgres_url, redact
 from ..core.errors import DatabaseError
 from ..core.migrate import load_migrations
 from ..core.verify import backup_database, check_schema, open_read_only, verify_database
 
 
 def health(args: argparse.Namespace) -> int:
-    path = args.path or default_db_path()
+    path = args.path or default_db()
     try:
-        conn = open_read_only(path)
-        try:
-            version = check_schema(conn)
-            conn.execute("SELECT count(*) FROM games").fetchone()
-        finally:
-            conn.close()
+        if is_postgres_url(path):
+            from ..core.db.postgres_reads import health_postgres
+
+            version = health_postgres(path)
+            path = redact(path)
+        else:
+            conn = open_read_only(path)
+            try:
+                version = check_schema(conn)
+                conn.execute("SELECT count(*) FROM games").fetchone()
+            finally:
+                conn.close()
     except (DatabaseError, sqlite3.Error) as exc:
         print(f"health: {exc}", file=sys.stderr)
         return 1
@@ -36,7 +45,7 @@ def health(args: argparse.Namespace) -> int:
 
 
 def verify_db(args: argparse.Namespace) -> int:
-    path = args.path or default_db_path()
+    path = args.path or default_db()
     try:
         report = verify_database(path)
     except DatabaseError as exc:
@@ -46,17 +55,56 @@ def verify_db(args: argparse.Namespace) -> int:
         print(f"PROBLEM {problem}")
     print(
         f"verify-db: {report.games} games, {report.replayed} replayed, {report.actions} actions, "
-        f"{len(report.problems)} problems in {path}"
+        f"{len(report.problems)} problems in {redact(str(path))}"
     )
     return 0 if report.ok else 1
 
 
 def backup(args: argparse.Namespace) -> int:
-    source = args.db or default_db_path()
+    source = args.db or default_db()
+    if is_postgres_url(source):
+        print(
+            "backup: this copies a SQLite file; back up PostgreSQL with its own tools "
+            "(pg_dump, or the server's base backups and WAL archive)",
+            file=sys.stderr,
+        )
+        return 2
     try:
         size = backup_database(source, args.path, force=args.force)
     except DatabaseError as exc:
         print(f"backup: {exc}", file=sys.stderr)
         return 2
     print(f"backup: copied {source} to {args.path} ({size} bytes)")
+    return 0
+
+
+def port_db(args: argparse.Namespace) -> int:
+    """Copy a SQLite database into PostgreSQL (again: only what changed)."""
+    if not is_postgres_url(args.dest) or is_postgres_url(args.source):
+        print(
+            "port-db: copies a SQLite file into PostgreSQL: "
+            "python -m bot port-db alhambra.sqlite3 postgresql://user@host/dbname",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        from ..core.db.postgres_reads import run_apart
+        from ..core.port import port_database
+
+        report = run_apart(lambda: port_database(args.source, args.dest))
+    except ImportError:
+        print("port-db: PostgreSQL needs its driver: pip install -e '.[postgres]'", file=sys.stderr)
+        return 2
+    except DatabaseError as exc:
+        print(f"port-db: {exc}", file=sys.stderr)
+        return 2
+    for table, count in report.tables.items():
+        print(
+            f"  {table}: {count.rows} rows; {count.inserted} added, {count.updated} changed, "
+            f"{count.deleted} removed"
+        )
+    print(
+        f"port-db: {redact(args.dest)} now mirrors {args.source} "
+        f"({report.changed} rows changed). Check it with: python -m bot verify-db DEST"
+    )
     return 0

@@ -1,6 +1,10 @@
 """Numbered SQL schema steps (`migrations/NNNN_name.sql`), applied in order and recorded.
 
-Each step runs in its own `BEGIN IMMEDIATE` transaction together with its record in
+A step is one file for both engines, or, where the dialects differ, `NNNN_name.sqlite.sql` and
+`NNNN_name.postgres.sql` (an engine's own file wins over the shared one). Both engines record the
+same step names, so a database can move between them (`port-db`).
+
+On SQLite each step runs in its own `BEGIN IMMEDIATE` transaction together with its record in
 `schema_migrations` (and `PRAGMA user_version`), so a crash leaves the database at a step
 boundary and two processes starting together apply each step once. A database recorded at a
 step this code does not know was written by a newer bot: it is refused rather than guessed at.
@@ -17,7 +21,8 @@ import aiosqlite
 
 from .errors import DatabaseError, DatabaseTooNew
 
-_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)(?:\.(sqlite|postgres))?\.sql$")
+ENGINES = ("sqlite", "postgres")
 
 
 @dataclass(frozen=True)
@@ -39,15 +44,27 @@ def migrations_dir() -> Path:
     raise DatabaseError(f"cannot find the migrations folder next to {here}")
 
 
-def load_migrations(folder: Path | None = None) -> list[Migration]:
-    """The steps in order; their numbers must run 1, 2, 3... without gaps."""
+def load_migrations(folder: Path | None = None, engine: str = "sqlite") -> list[Migration]:
+    """The steps of `engine` in order; their numbers must run 1, 2, 3... without gaps."""
+    if engine not in ENGINES:
+        raise ValueError(f"unknown database engine {engine!r}")
     folder = folder or migrations_dir()
-    found: list[Migration] = []
+    steps: dict[str, Migration] = {}
     for path in sorted(folder.glob("*.sql")):
         m = _NAME.match(path.name)
         if not m:
-            raise DatabaseError(f"migration file {path.name} is not named NNNN_name.sql")
-        found.append(Migration(int(m.group(1)), path.stem, path.read_text(encoding="utf-8")))
+            raise DatabaseError(
+                f"migration file {path.name} is not named NNNN_name.sql "
+                "(or NNNN_name.sqlite.sql / NNNN_name.postgres.sql)"
+            )
+        own = m.group(3)
+        if own is not None and own != engine:
+            continue
+        name = f"{m.group(1)}_{m.group(2)}"
+        if name in steps and own is None:
+            continue  # the engine's own file wins, whichever is listed first
+        steps[name] = Migration(int(m.group(1)), name, path.read_text(encoding="utf-8"))
+    found = sorted(steps.values(), key=lambda step: (step.version, step.name))
     for expected, migration in enumerate(found, start=1):
         if migration.version != expected:
             raise DatabaseError(f"migrations must be numbered 1, 2, 3...; found {migration.name}")
@@ -83,7 +100,20 @@ async def _recorded(conn: aiosqlite.Connection) -> dict[int, str]:
     return {int(r[0]): str(r[1]) for r in rows}
 
 
-def _check_known(recorded: dict[int, str], known: list[Migration]) -> None:
+def check_step(version: int) -> int:
+    """Refuse a schema step newer than this code, or a database with no tables yet."""
+    latest = len(load_migrations())
+    if version > latest:
+        raise DatabaseTooNew(
+            f"this database is at schema version {version}, newer than this bot knows "
+            f"({latest}); upgrade the bot to check it."
+        )
+    if version < 1:
+        raise DatabaseError("this database has no games tables yet")
+    return version
+
+
+def check_known(recorded: dict[int, str], known: list[Migration]) -> None:
     latest = len(known)
     newer = [v for v in recorded if v > latest]
     if newer:
@@ -124,7 +154,7 @@ async def migrate(
         try:
             await conn.execute(_RECORD_TABLE)
             recorded = await _recorded(conn)
-            _check_known(recorded, known)
+            check_known(recorded, known)
             current = max(recorded, default=0)
             if current >= target:
                 await conn.execute("COMMIT")

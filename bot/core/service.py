@@ -18,7 +18,6 @@ import asyncio
 import random
 import re
 import secrets
-import sqlite3
 import time
 import unicodedata
 from collections.abc import Callable
@@ -48,6 +47,7 @@ from engine.ai import LEVELS, display_name
 from ..config import MAX_UNDO_WINDOW_S
 from . import metrics
 from .clock import Clock, SystemClock, at_ms, to_ms
+from .db import Conflict
 from .errors import (
     AlreadyJoined,
     AlreadyVoted,
@@ -189,7 +189,7 @@ class GameService:
                 if deadline_rules is not None:
                     await tx.set_deadline_rules(game_id, deadline_rules, now)
                 return await _need_game(tx, game_id)
-        except sqlite3.IntegrityError:
+        except Conflict:
             # The one-open-game-per-channel index caught a race with another process.
             raise GameAlreadyRunning() from None
 
@@ -553,6 +553,22 @@ class GameService:
         async with self.store.read() as tx:
             return await tx.next_timer_due()
 
+    async def claim_timers(
+        self, owner: str, *, lease: timedelta, limit: int = 50
+    ) -> list[TimerRow]:
+        """Due timers, claimed for `owner` for `lease` (see `Tx.claim_timers`)."""
+        now = self._now()
+        async with self.store.write() as tx:
+            return await tx.claim_timers(now, owner, now + lease, limit)
+
+    async def finish_timer(self, timer_id: int, owner: str) -> bool:
+        async with self.store.write() as tx:
+            return await tx.finish_timer(timer_id, owner)
+
+    async def release_timers(self, owner: str) -> int:
+        async with self.store.write() as tx:
+            return await tx.release_timers(owner)
+
     async def delete_timer(self, timer_id: int) -> bool:
         async with self.store.write() as tx:
             return await tx.delete_timer(timer_id)
@@ -726,6 +742,22 @@ class GameService:
             if current.dm_blocked_at != when:
                 await tx.save_notify_settings(replace(current, dm_blocked_at=when), self._now())
 
+    async def claim_reminder(self, user_id: int, gap: timedelta) -> NotifySettings | None:
+        """Take the right to send `user_id` a reminder now: None if one was sent (or is being
+        sent, by this process or another) within `gap`; else the settings as they were, to
+        put back with `unclaim_reminder` if the DM then fails on the way."""
+        now = self._now()
+        async with self.store.write() as tx:
+            before = await tx.notify_settings(user_id)
+            return before if await tx.claim_reminder(user_id, now, now - gap) else None
+
+    async def unclaim_reminder(self, before: NotifySettings) -> None:
+        async with self.store.write() as tx:
+            current = await tx.notify_settings(before.user_id)
+            await tx.save_notify_settings(
+                replace(current, last_reminder_at=before.last_reminder_at), self._now()
+            )
+
     async def note_reminded(self, user_id: int) -> None:
         async with self.store.write() as tx:
             current = await tx.notify_settings(user_id)
@@ -806,6 +838,8 @@ class GameService:
             if player is None or player.user_id is None:
                 raise InvalidRequest(f"Seat {seat} is not a human player's.")
             previous = await tx.missed_streak(game_id, seat)
+            if previous is not None and previous[1] == game.version:
+                return previous[0]  # this deadline was counted already (its timer fired again)
             streak = 1
             if previous is not None:
                 last = await tx.last_action_by(game_id, player.user_id)

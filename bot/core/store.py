@@ -1,25 +1,17 @@
-"""SQLite storage of games through aiosqlite: one connection, explicit transactions, typed rows.
+"""The store: every query the game core runs, written once for both database engines.
 
-Why it looks like this:
-- The connection runs in autocommit mode and every unit of work is an explicit transaction:
-  `write()` is `BEGIN IMMEDIATE` (takes the database write lock at once, so two processes queue
-  on `busy_timeout` instead of failing half-way) and `read()` a deferred one (a consistent
-  snapshot across several SELECTs).
-- aiosqlite runs one connection on one thread, so two coroutines sharing it would interleave
-  their statements inside each other's transactions. An asyncio lock gives each transaction the
-  connection to itself; other processes are kept apart by SQLite's own locking.
-- WAL lets readers (verify-db, backups) work while the bot writes; `synchronous=FULL` makes every
-  committed action durable before the service acknowledges it.
+`Store.open()` takes a SQLite file path (the embedded default) or a `postgresql://` address
+(several bot processes sharing one database). The engines themselves (connections,
+transactions, locks, migrations) are in `core.db`; the SQL here is the dialect both understand,
+and where they must differ it says so through the connection (`lock_rows`, `claim_rows`).
+Each unit of work is a transaction: `write()`, `read()` (one consistent view), or `peek()`.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import os
-import sqlite3
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any, Literal
@@ -27,8 +19,9 @@ from typing import Any, Literal
 import aiosqlite
 
 from .clock import at_ms, from_ms, to_ms
-from .errors import StorageFull
-from .migrate import Migration, load_migrations, migrate
+from .db.base import Conn, Database, Row, is_postgres_url
+from .db.sqlite import SqliteDatabase
+from .migrate import Migration
 from .records import (
     ActionRow,
     DeadlineRules,
@@ -52,41 +45,69 @@ _GAME_COLUMNS = (
 #: Timers that still matter: those of running games, and the last announcement of a finished
 #: one (its results must reach the channel too).
 _LIVE_TIMER = "(g.status = 'active' OR (t.kind = 'announce' AND g.status = 'finished'))"
+#: A timer nobody holds: never claimed, or its claimant's lease has run out (the `?` is now).
+_UNCLAIMED = "(t.lease_until IS NULL OR t.lease_until <= ?)"
+_TIMER_COLUMNS = "t.id, t.game_id, t.kind, t.seat, t.version, t.due_at, t.created_at"
+
+
+def _timer(r: Row) -> TimerRow:
+    return TimerRow(
+        r["id"],
+        r["game_id"],
+        r["kind"],
+        r["seat"],
+        r["version"],
+        at_ms(r["due_at"]),
+        at_ms(r["created_at"]),
+    )
+
+
 #: The `bot_meta` key of a user's remembered Discord language.
 _DISCORD_LOCALE = "discord-locale:{}"
 
 
 class Tx:
-    """The queries, run inside one transaction opened by `Store.read()` or `Store.write()`."""
+    """The queries, run inside one transaction opened by `Store.read()` or `Store.write()`.
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    In a write transaction (`locking`), reading a game locks its row where rows lock
+    (PostgreSQL), so a read-then-write (a join, a start) is serialised per game across
+    processes; SQLite's write transaction holds the whole database already.
+    """
+
+    def __init__(self, conn: Conn, *, locking: bool = False) -> None:
         self.conn = conn
+        self.engine = conn.engine
+        self._lock = f" {conn.lock_rows}" if locking and conn.lock_rows else ""
 
-    async def rows(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
-        return list(await self.conn.execute_fetchall(sql, tuple(params)))
+    async def rows(self, sql: str, params: Iterable[Any] = ()) -> Sequence[Row]:
+        return await self.conn.rows(sql, params)
 
-    async def row(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
+    async def row(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
         found = await self.rows(sql, params)
         return found[0] if found else None
 
     async def run(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Execute a change; returns the number of rows it touched."""
-        cursor = await self.conn.execute(sql, tuple(params))
-        try:
-            return cursor.rowcount
-        finally:
-            await cursor.close()
+        return await self.conn.run(sql, params)
+
+    async def insert(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Run an `INSERT ... RETURNING id`; returns the new row's id."""
+        row = await self.row(sql, params)
+        assert row is not None
+        return int(row[0])
 
     # --- games ---------------------------------------------------------------------------------
 
     async def game(self, game_id: int) -> GameInfo | None:
-        row = await self.row(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        row = await self.row(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?{self._lock}", (game_id,)
+        )
         return None if row is None else await self._with_seats(row)
 
     async def open_game_in_channel(self, channel_id: int) -> GameInfo | None:
         row = await self.row(
             f"SELECT {_GAME_COLUMNS} FROM games "
-            "WHERE channel_id = ? AND status IN ('lobby', 'active')",
+            f"WHERE channel_id = ? AND status IN ('lobby', 'active'){self._lock}",
             (channel_id,),
         )
         return None if row is None else await self._with_seats(row)
@@ -100,7 +121,7 @@ class Tx:
         )
         return None if row is None else await self._with_seats(row)
 
-    async def _with_seats(self, row: sqlite3.Row) -> GameInfo:
+    async def _with_seats(self, row: Row) -> GameInfo:
         seats = await self.rows(
             "SELECT join_order, seat, kind, user_id, level, display_name, joined_at "
             "FROM seats WHERE game_id = ? ORDER BY join_order",
@@ -159,9 +180,9 @@ class Tx:
         now: datetime,
     ) -> int:
         ms = to_ms(now)
-        cursor = await self.conn.execute(
+        return await self.insert(
             "INSERT INTO games (guild_id, channel_id, host_id, status, options, max_players, "
-            "created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?)",
+            "created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?) RETURNING id",
             (
                 guild_id,
                 channel_id,
@@ -172,10 +193,6 @@ class Tx:
                 ms,
             ),
         )
-        game_id = cursor.lastrowid
-        await cursor.close()
-        assert game_id is not None
-        return game_id
 
     async def insert_seat(
         self,
@@ -396,40 +413,64 @@ class Tx:
         version: int | None,
         now: datetime,
     ) -> int:
-        cursor = await self.conn.execute(
+        return await self.insert(
             "INSERT INTO timers (game_id, kind, seat, version, due_at, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
+            "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
             (game_id, kind, seat, version, to_ms(due_at), to_ms(now)),
         )
-        timer_id = cursor.lastrowid
-        await cursor.close()
-        assert timer_id is not None
-        return timer_id
 
     async def due_timers(self, now: datetime, limit: int) -> list[TimerRow]:
+        """Timers due now that nobody holds (never claimed, or their claimant's lease ran out)."""
+        ms = to_ms(now)
         rows = await self.rows(
-            "SELECT t.id, t.game_id, t.kind, t.seat, t.version, t.due_at, t.created_at "
-            "FROM timers t JOIN games g ON g.id = t.game_id "
-            f"WHERE t.due_at <= ? AND {_LIVE_TIMER} ORDER BY t.due_at, t.id LIMIT ?",
-            (to_ms(now), limit),
+            f"SELECT {_TIMER_COLUMNS} FROM timers t JOIN games g ON g.id = t.game_id "
+            f"WHERE t.due_at <= ? AND {_UNCLAIMED} AND {_LIVE_TIMER} "
+            "ORDER BY t.due_at, t.id LIMIT ?",
+            (ms, ms, limit),
         )
-        return [
-            TimerRow(
-                r["id"],
-                r["game_id"],
-                r["kind"],
-                r["seat"],
-                r["version"],
-                at_ms(r["due_at"]),
-                at_ms(r["created_at"]),
-            )
-            for r in rows
-        ]
+        return [_timer(r) for r in rows]
+
+    async def claim_timers(
+        self, now: datetime, owner: str, lease_until: datetime, limit: int
+    ) -> list[TimerRow]:
+        """Claim up to `limit` due timers for `owner` until `lease_until`, soonest first.
+
+        Processes sharing the database claim different timers: PostgreSQL skips the rows
+        another claim has locked (`FOR UPDATE OF t SKIP LOCKED`), SQLite's write transaction
+        holds the whole database. A claimant that dies leaves its timers to be claimed again
+        once the lease runs out, so a timer fires at least once and its handler must be
+        idempotent (they check the game's version).
+        """
+        ms = to_ms(now)
+        rows = await self.rows(
+            "UPDATE timers SET claimed_by = ?, lease_until = ? WHERE id IN ("
+            "SELECT t.id FROM timers t JOIN games g ON g.id = t.game_id "
+            f"WHERE t.due_at <= ? AND {_UNCLAIMED} AND {_LIVE_TIMER} "
+            f"ORDER BY t.due_at, t.id LIMIT ? {self.conn.claim_rows('t')}) "
+            f"RETURNING {_TIMER_COLUMNS.replace('t.', '')}",
+            (owner, to_ms(lease_until), ms, ms, limit),
+        )
+        return sorted((_timer(r) for r in rows), key=lambda t: (t.due_at, t.id))
+
+    async def finish_timer(self, timer_id: int, owner: str) -> bool:
+        """A claimed timer was handled: gone, unless its lease passed to another claimant."""
+        return (
+            await self.run("DELETE FROM timers WHERE id = ? AND claimed_by = ?", (timer_id, owner))
+            == 1
+        )
+
+    async def release_timers(self, owner: str) -> int:
+        """Give back the timers `owner` claimed and did not handle (it is stopping)."""
+        return await self.run(
+            "UPDATE timers SET claimed_by = NULL, lease_until = NULL WHERE claimed_by = ?",
+            (owner,),
+        )
 
     async def next_timer_due(self) -> datetime | None:
+        """When a timer is next due: its due time, or the end of the lease holding it."""
         row = await self.row(
-            "SELECT MIN(t.due_at) FROM timers t JOIN games g ON g.id = t.game_id "
-            f"WHERE {_LIVE_TIMER}"
+            "SELECT MIN(CASE WHEN t.lease_until > t.due_at THEN t.lease_until ELSE t.due_at END) "
+            f"FROM timers t JOIN games g ON g.id = t.game_id WHERE {_LIVE_TIMER}"
         )
         return None if row is None else from_ms(row[0])
 
@@ -451,9 +492,7 @@ class Tx:
         return bool(rows)
 
     async def drop_lease(self, name: str, owner: str) -> bool:
-        return (
-            await self.run("DELETE FROM leases WHERE name = ? AND owner = ?", (name, owner)) == 1
-        )
+        return await self.run("DELETE FROM leases WHERE name = ? AND owner = ?", (name, owner)) == 1
 
     async def lease_holder(self, name: str, now: datetime) -> str | None:
         row = await self.row(
@@ -594,9 +633,14 @@ class Tx:
             return None if when is None else to_ms(when)
 
         await self.run(
-            "INSERT OR REPLACE INTO notify_settings (user_id, first_reminder_s, "
-            "repeat_reminder_s, quiet_start, quiet_end, time_zone, vacation_until, "
-            "dm_blocked_at, last_reminder_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO notify_settings (user_id, first_reminder_s, repeat_reminder_s, "
+            "quiet_start, quiet_end, time_zone, vacation_until, dm_blocked_at, "
+            "last_reminder_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET first_reminder_s = excluded.first_reminder_s, "
+            "repeat_reminder_s = excluded.repeat_reminder_s, quiet_start = excluded.quiet_start, "
+            "quiet_end = excluded.quiet_end, time_zone = excluded.time_zone, "
+            "vacation_until = excluded.vacation_until, dm_blocked_at = excluded.dm_blocked_at, "
+            "last_reminder_at = excluded.last_reminder_at, updated_at = excluded.updated_at",
             (
                 settings.user_id,
                 settings.first_reminder_s,
@@ -610,6 +654,20 @@ class Tx:
                 to_ms(now),
             ),
         )
+
+    async def claim_reminder(self, user_id: int, now: datetime, gap_start: datetime) -> bool:
+        """Note a reminder to `user_id` at `now` unless one was noted after `gap_start`; True if
+        this caller may send it. One row, one statement: two processes reminding the same user
+        at once (or a timer fired again after its first claimant died) send one DM."""
+        rows = await self.rows(
+            "INSERT INTO notify_settings (user_id, last_reminder_at, updated_at) "
+            "VALUES (?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+            "last_reminder_at = excluded.last_reminder_at, updated_at = excluded.updated_at "
+            "WHERE notify_settings.last_reminder_at IS NULL "
+            "OR notify_settings.last_reminder_at <= ? RETURNING user_id",
+            (user_id, to_ms(now), to_ms(now), to_ms(gap_start)),
+        )
+        return bool(rows)
 
     async def timers_of(self, game_id: int) -> list[TimerRow]:
         rows = await self.rows(
@@ -644,8 +702,8 @@ class Tx:
         """Remember a channel mention for this turn; False if there already was one."""
         return (
             await self.run(
-                "INSERT OR IGNORE INTO channel_nudges (game_id, seat, turn_version, created_at) "
-                "VALUES (?, ?, ?, ?)",
+                "INSERT INTO channel_nudges (game_id, seat, turn_version, created_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 (game_id, seat, turn_key, to_ms(now)),
             )
             == 1
@@ -662,8 +720,10 @@ class Tx:
         self, game_id: int, seat: int, streak: int, last_version: int, now: datetime
     ) -> None:
         await self.run(
-            "INSERT OR REPLACE INTO missed_deadlines (game_id, seat, streak, last_version, "
-            "updated_at) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO missed_deadlines (game_id, seat, streak, last_version, updated_at) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET "
+            "streak = excluded.streak, last_version = excluded.last_version, "
+            "updated_at = excluded.updated_at",
             (game_id, seat, streak, last_version, to_ms(now)),
         )
 
@@ -681,8 +741,8 @@ class Tx:
     ) -> bool:
         return (
             await self.run(
-                "INSERT OR IGNORE INTO votes (game_id, motion, target_seat, voter_id, created_at) "
-                "VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO votes (game_id, motion, target_seat, voter_id, created_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 (game_id, motion, target_seat, voter_id, to_ms(now)),
             )
             == 1
@@ -706,48 +766,64 @@ class Tx:
 
 
 class Store:
-    """An open database. Use `await Store.open(path)`; close it with `await store.close()`."""
+    """An open database: `await Store.open(path_or_url)`, closed with `await store.close()`."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
-        self.conn = conn
-        self.path = path
-        self._lock = asyncio.Lock()
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.engine = db.engine
+        #: the file path, or the address with its password hidden
+        self.path = db.where
 
     @classmethod
     async def open(
         cls,
-        path: str | os.PathLike[str],
+        target: str | os.PathLike[str],
         *,
         busy_timeout_ms: int = 10_000,
         migrations: list[Migration] | None = None,
         upgrade: bool = True,
         synchronous: Literal["FULL", "NORMAL"] = "FULL",
+        pool_size: int = 10,
     ) -> Store:
-        """Connect, set the pragmas and apply any pending migrations (refusing a newer schema).
+        """Connect and apply any pending migrations (refusing a newer schema): a SQLite file
+        path, or a `postgresql://` address (the `postgres` extra installs its driver).
 
-        `synchronous="FULL"` (the default) syncs the WAL on every commit, so an acknowledged
-        move survives a power cut; NORMAL survives a crash of the process but not of the machine.
+        For SQLite, `synchronous="FULL"` (the default) syncs the WAL on every commit, so an
+        acknowledged move survives a power cut; NORMAL survives a crash of the process but not
+        of the machine. `pool_size` is PostgreSQL's number of connections.
         """
-        conn = await aiosqlite.connect(os.fspath(path), isolation_level=None)
-        try:
-            conn.row_factory = sqlite3.Row
-            await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-            await conn.execute("PRAGMA journal_mode = WAL")
-            if synchronous not in ("FULL", "NORMAL"):
-                raise ValueError("synchronous must be FULL or NORMAL")
-            await conn.execute(f"PRAGMA synchronous = {synchronous}")
-            await conn.execute("PRAGMA foreign_keys = ON")
-            if upgrade:
-                await migrate(conn, migrations if migrations is not None else load_migrations())
-        except BaseException:
-            await conn.close()
-            raise
-        return cls(conn, os.fspath(path))
+        if is_postgres_url(target):
+            from .db.postgres import PostgresDatabase  # the optional driver, only when asked
+
+            assert isinstance(target, str)
+            return cls(
+                await PostgresDatabase.open(
+                    target, migrations=migrations, upgrade=upgrade, pool_size=pool_size
+                )
+            )
+        return cls(
+            await SqliteDatabase.open(
+                target,
+                busy_timeout_ms=busy_timeout_ms,
+                migrations=migrations,
+                upgrade=upgrade,
+                synchronous=synchronous,
+            )
+        )
+
+    @property
+    def conn(self) -> aiosqlite.Connection:
+        """The SQLite connection itself (for SQLite-only tools and tests)."""
+        if not isinstance(self.db, SqliteDatabase):
+            raise TypeError(f"a {self.engine} database has no SQLite connection")
+        return self.db.conn
+
+    async def schema_version(self) -> int:
+        return await self.db.schema_version()
 
     async def close(self) -> None:
-        """Close once the transaction under way (if any) is over."""
-        async with self._lock:
-            await self.conn.close()
+        """Close once the transactions under way (if any) are over."""
+        await self.db.close()
 
     async def __aenter__(self) -> Store:
         return self
@@ -758,59 +834,17 @@ class Store:
     @asynccontextmanager
     async def write(self) -> AsyncIterator[Tx]:
         """One write transaction: committed if the block succeeds, rolled back if it raises."""
-        async with self._lock:
-            await self._begin("BEGIN IMMEDIATE")
-            try:
-                yield Tx(self.conn)
-                await self._to_the_end("COMMIT")
-            except BaseException as exc:
-                if self.conn.in_transaction:
-                    await self._to_the_end("ROLLBACK")
-                if getattr(exc, "sqlite_errorname", None) == "SQLITE_FULL":
-                    raise StorageFull() from exc  # a refusal the user can be told about
-                raise
-
-    async def _to_the_end(self, statement: str) -> None:
-        """Run a statement that ends a transaction, waiting for it even if this task is
-        cancelled meanwhile: it runs on aiosqlite's thread anyway, and the next transaction
-        must find the connection out of this one."""
-        ending = asyncio.ensure_future(self.conn.execute(statement))
-        try:
-            await asyncio.shield(ending)
-        except asyncio.CancelledError:
-            with contextlib.suppress(Exception):
-                await ending
-            raise
-
-    async def _begin(self, statement: str) -> None:
-        """Open a transaction, and never leave one open behind a cancelled task: the statement
-        runs on aiosqlite's thread even if the awaiting task is cancelled, so a cancellation lets
-        it finish and rolls it back before passing on (otherwise every later transaction on this
-        connection fails with "cannot start a transaction within a transaction")."""
-        started = asyncio.ensure_future(self.conn.execute(statement))
-        try:
-            await asyncio.shield(started)
-        except asyncio.CancelledError:
-            with contextlib.suppress(Exception):
-                await started
-                if self.conn.in_transaction:
-                    await self.conn.execute("ROLLBACK")
-            raise
+        async with self.db.write() as conn:
+            yield Tx(conn, locking=True)
 
     @asynccontextmanager
     async def peek(self) -> AsyncIterator[Tx]:
-        """The connection for reads that need no snapshot across statements (each statement
-        sees committed data only, as the lock keeps other coroutines' transactions out)."""
-        async with self._lock:
-            yield Tx(self.conn)
+        """Reads that need no snapshot across statements (each sees committed data only)."""
+        async with self.db.peek() as conn:
+            yield Tx(conn)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Tx]:
         """A consistent view of the database for several queries."""
-        async with self._lock:
-            await self._begin("BEGIN")
-            try:
-                yield Tx(self.conn)
-            finally:
-                if self.conn.in_transaction:
-                    await self._to_the_end("COMMIT")
+        async with self.db.read() as conn:
+            yield Tx(conn)

@@ -1,8 +1,10 @@
 """Offline checks and copies of a database: `python -m bot verify-db` and `python -m bot backup`.
 
-They use the standard `sqlite3` module directly (no event loop needed) and never modify the
-database they inspect: verify-db opens it read-only, backup reads it through SQLite's online
-backup API, which copies a consistent state even while the bot is writing.
+They never modify the database they inspect. On SQLite they use the standard `sqlite3` module
+(no event loop needed): verify-db opens the file read-only, backup reads it through SQLite's
+online backup API, which copies a consistent state even while the bot is writing. On PostgreSQL
+verify-db reads in one read-only snapshot (`core.db.postgres_reads`); backups there are the
+server's business (`pg_dump`).
 """
 
 from __future__ import annotations
@@ -10,15 +12,16 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from engine import IllegalAction, Options, action_from_dict, new_game
 
-from .errors import DatabaseError, DatabaseTooNew
-from .migrate import load_migrations
+from .db.base import is_postgres_url
+from .errors import DatabaseError
+from .migrate import check_step
 
 
 @dataclass
@@ -57,38 +60,40 @@ def check_schema(conn: sqlite3.Connection) -> int:
         rows = conn.execute("SELECT version FROM schema_migrations").fetchall()
     except sqlite3.DatabaseError as exc:
         raise DatabaseError(f"this is not an alhambra-bot database ({exc})") from None
-    version = max((r[0] for r in rows), default=0)
-    latest = len(load_migrations())
-    if version > latest:
-        raise DatabaseTooNew(
-            f"this database is at schema version {version}, newer than this bot knows "
-            f"({latest}); upgrade the bot to check it."
-        )
-    if version < 1:
-        raise DatabaseError("this database has no games tables yet")
-    return version
+    return check_step(max((r[0] for r in rows), default=0))
 
 
-def verify_games(conn: sqlite3.Connection) -> VerifyReport:
-    """Replay every started game from its seed and log, and compare with what is stored."""
+#: what verify-db reads of each game, the same on both engines
+GAMES_SQL = (
+    "SELECT id, status, options, seed, version, current_seat, snapshot FROM games ORDER BY id"
+)
+SEATS_SQL = "SELECT seat FROM seats WHERE game_id = ?"
+ACTIONS_SQL = "SELECT seq, seat, action FROM actions WHERE game_id = ? ORDER BY seq"
+
+Fetch = Callable[[str, tuple[Any, ...]], Sequence[Any]]
+
+
+def verify_games(conn: sqlite3.Connection | Fetch) -> VerifyReport:
+    """Replay every started game from its seed and log, and compare with what is stored.
+    `conn` is a SQLite connection, or a function running a query (`?` placeholders)."""
+    fetch: Fetch = (
+        (lambda sql, params: conn.execute(sql, params).fetchall())
+        if isinstance(conn, sqlite3.Connection)
+        else conn
+    )
     report = VerifyReport()
-    games = conn.execute(
-        "SELECT id, status, options, seed, version, current_seat, snapshot FROM games ORDER BY id"
-    ).fetchall()
-    for game in games:
+    for game in fetch(GAMES_SQL, ()):
         report.games += 1
-        report.problems.extend(_verify_one(conn, game, report))
+        seats = [r[0] for r in fetch(SEATS_SQL, (game["id"],))]
+        rows = fetch(ACTIONS_SQL, (game["id"],))
+        report.problems.extend(_verify_one(game, seats, rows, report))
     return report
 
 
 def _verify_one(
-    conn: sqlite3.Connection, game: sqlite3.Row, report: VerifyReport
+    game: Any, seats: list[int | None], rows: Sequence[Any], report: VerifyReport
 ) -> Iterator[Problem]:
     gid = game["id"]
-    seats = [r[0] for r in conn.execute("SELECT seat FROM seats WHERE game_id = ?", (gid,))]
-    rows = conn.execute(
-        "SELECT seq, seat, action FROM actions WHERE game_id = ? ORDER BY seq", (gid,)
-    ).fetchall()
     report.actions += len(rows)
     if game["seed"] is None:
         if game["status"] == "active" or game["status"] == "finished":
@@ -160,6 +165,30 @@ def _first_difference(a: Any, b: Any, path: str = "snapshot") -> str:
 
 
 def verify_database(path: str | os.PathLike[str]) -> VerifyReport:
+    """Check a SQLite file, or a PostgreSQL database given by its `postgresql://` address."""
+    if is_postgres_url(path):
+        from .db.postgres_reads import read_snapshot
+
+        assert isinstance(path, str)
+        games, seats, actions = read_snapshot(
+            path,
+            [
+                GAMES_SQL,
+                "SELECT game_id, seat FROM seats",
+                "SELECT game_id, seq, seat, action FROM actions ORDER BY game_id, seq",
+            ],
+        )
+        by_game: dict[str, dict[int, list[Any]]] = {"seats": {}, "actions": {}}
+        for name, rows in (("seats", seats), ("actions", actions)):
+            for r in rows:
+                by_game[name].setdefault(r["game_id"], []).append(r)
+        # the same queries as on SQLite, answered from one read-only snapshot
+        answers: dict[str, Callable[[tuple[Any, ...]], Sequence[Any]]] = {
+            GAMES_SQL: lambda _: games,
+            SEATS_SQL: lambda p: [(r["seat"],) for r in by_game["seats"].get(p[0], [])],
+            ACTIONS_SQL: lambda p: by_game["actions"].get(p[0], []),
+        }
+        return verify_games(lambda sql, params: answers[sql](params))
     conn = open_read_only(path)
     try:
         check_schema(conn)

@@ -157,11 +157,15 @@ class Reminders:
         if not waiting or not (await service.settings(user_id)).dm_reminders:
             return
         if not dms_blocked(prefs, now):
+            claimed = await service.claim_reminder(user_id, MIN_GAP)
+            if claimed is None:
+                return  # another process (or this timer's earlier firing) just reminded them
             delivery = await self.messenger.reminder(user_id, waiting)
             if delivery is Delivery.SENT:
                 await service.note_reminded(user_id)
                 return
             if delivery is Delivery.FAILED:
+                await service.unclaim_reminder(claimed)
                 return  # trouble on the way: the next reminder tries again
             await self._refused(user_id)
         for other in waiting:  # refuses DMs: one mention per game and turn

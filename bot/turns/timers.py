@@ -2,8 +2,11 @@
 
 Reminders and deadlines are rows of the `timers` table, so they survive restarts. The
 dispatcher knows timer kinds, not what they do: its owner hands it one handler per kind. It
-claims a due timer by deleting it (only one claimant, even across processes, wins the delete)
-and then handles it, so each timer fires once; at start-up overdue timers fire at once. Adding a
+claims due timers with a lease (processes sharing the database claim different ones), handles
+them, then deletes them. A process that dies holding a claim leaves its timers to be fired again
+once the lease runs out, so a timer fires at least once and exactly once while processes live;
+the handlers check the game's version, so a second firing changes nothing. At start-up overdue
+timers fire at once. Adding a
 sooner timer calls `wake()`, which cuts the sleep short. Time comes from the service's injected
 clock: tests move a `ManualClock` and `await run_due()` instead of sleeping for hours.
 """
@@ -13,7 +16,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import secrets
+import socket
 from collections.abc import Awaitable, Callable, Mapping
+from datetime import timedelta
 
 from ..core import logs, metrics
 from ..core.records import TimerKind, TimerRow
@@ -22,6 +29,15 @@ from ..core.service import GameService
 log = logging.getLogger("alhambra.timers")
 
 Handler = Callable[[TimerRow], Awaitable[None]]
+
+#: how long a claimed timer is this process's: longer than any handler takes (a computer move
+#: for a missed deadline, a DM), short enough that a crash delays a reminder only a little
+DEFAULT_LEASE = timedelta(minutes=2)
+
+
+def process_name() -> str:
+    """Who claims: this host and process, and a random tag (a pid can be reused)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 
 
 class TimerDispatcher:
@@ -40,8 +56,13 @@ class TimerDispatcher:
         ready: Callable[[], Awaitable[object]] | None = None,
         on_start: Callable[[], Awaitable[object]] | None = None,
         max_sleep: float = 300.0,
+        lease: timedelta = DEFAULT_LEASE,
+        owner: str | None = None,
     ) -> None:
         self.service = service
+        self.lease = lease
+        #: the name this dispatcher claims timers under
+        self.owner = owner or process_name()
         self._handlers = dict(handlers)
         self._ready = ready
         self._on_start = on_start
@@ -82,20 +103,20 @@ class TimerDispatcher:
                 raise
         except Exception:
             log.exception("the timer dispatcher failed")
+        with contextlib.suppress(Exception):  # claimed and not handled: others may take them
+            await self.service.release_timers(self.owner)
 
     async def run_due(self) -> int:
         """Fire every timer due now, soonest first; returns how many fired."""
         fired = 0
         async with self._lock:
             while not self._stopping:
-                due = await self.service.due_timers(limit=50)
+                due = await self.service.claim_timers(self.owner, lease=self.lease, limit=50)
                 if not due:
                     break
                 for timer in due:
                     if self._stopping:
                         break
-                    if not await self.service.delete_timer(timer.id):
-                        continue  # another process claimed it
                     fired += 1
                     self.fired += 1
                     late = (self.service.clock.now() - timer.due_at).total_seconds()
@@ -103,19 +124,20 @@ class TimerDispatcher:
                     handler = self._handlers.get(timer.kind)
                     if handler is None:
                         log.warning("no handler for %s timers (timer %s)", timer.kind, timer.id)
-                        continue
-                    # what the handler logs says which timer and game it was for
-                    with logs.bound(timer=timer.kind, game=timer.game_id):
-                        try:
-                            await handler(timer)
-                        except Exception:
-                            log.exception(
-                                "timer %s (%s, game %s) failed",
-                                timer.id,
-                                timer.kind,
-                                timer.game_id,
-                            )
+                    else:
+                        await self._handle(handler, timer)
+                    # handled (or failed for good): a handler that wants another try arms a
+                    # new timer, so this one is done either way
+                    await self.service.finish_timer(timer.id, self.owner)
         return fired
+
+    async def _handle(self, handler: Handler, timer: TimerRow) -> None:
+        # what the handler logs says which timer and game it was for
+        with logs.bound(timer=timer.kind, game=timer.game_id):
+            try:
+                await handler(timer)
+            except Exception:
+                log.exception("timer %s (%s, game %s) failed", timer.id, timer.kind, timer.game_id)
 
     async def _run(self) -> None:
         if self._ready is not None:

@@ -8,6 +8,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from bot.core.db import is_postgres_url
 from bot.core.records import GameInfo, TimerKind
 from bot.core.results import ActResult
 from bot.core.service import GameService
@@ -73,8 +76,15 @@ async def act_as_current(service: GameService, game: GameInfo, action: Action) -
     return await service.act(game.id, player.user_id, action, game.version)
 
 
-def dump(path: Path) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table: to show that a refused request wrote nothing."""
+#: a test about SQLite itself (its file, its locks, its pragmas) runs on SQLite only
+sqlite_only = pytest.mark.parametrize("engine", ["sqlite"])
+
+
+def dump(path: Path | str) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table: to show that a refused request wrote nothing. `path` is a
+    SQLite file or a PostgreSQL address."""
+    if is_postgres_url(str(path)):
+        return _dump_postgres(str(path))
     conn = sqlite3.connect(path)
     try:
         tables = [
@@ -86,3 +96,28 @@ def dump(path: Path) -> dict[str, list[tuple[Any, ...]]]:
         return {t: sorted(conn.execute(f"SELECT * FROM {t}").fetchall(), key=repr) for t in tables}
     finally:
         conn.close()
+
+
+def _dump_postgres(url: str) -> dict[str, list[tuple[Any, ...]]]:
+    from bot.core.db.postgres_reads import run_apart
+
+    async def work() -> dict[str, list[tuple[Any, ...]]]:
+        import asyncpg
+
+        conn = await asyncpg.connect(url)
+        try:
+            tables = [
+                r[0]
+                for r in await conn.fetch(
+                    "SELECT table_name FROM information_schema.tables "
+                    "WHERE table_schema = 'public' ORDER BY table_name"
+                )
+            ]
+            return {
+                t: sorted((tuple(r) for r in await conn.fetch(f"SELECT * FROM {t}")), key=repr)
+                for t in tables
+            }
+        finally:
+            await conn.close()
+
+    return run_apart(work)

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from service_helpers import dump, random_move, started
+from service_helpers import dump, random_move, sqlite_only, started
 
 from bot.__main__ import main
 from bot.core.service import GameService
@@ -32,41 +32,35 @@ async def _played(service: GameService, games: int = 2, moves: int = 30) -> list
 
 
 async def test_verify_db_passes_a_sound_database(
-    service: GameService, db_path: Path, capsys: pytest.CaptureFixture[str]
+    service: GameService, db_target: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     await _played(service)
-    assert main(["verify-db", str(db_path)]) == 0
+    assert main(["verify-db", db_target]) == 0
     out = capsys.readouterr().out
     assert "2 games, 2 replayed, 60 actions, 0 problems" in out
 
 
 async def test_verify_db_reports_a_tampered_snapshot(
-    service: GameService, db_path: Path, capsys: pytest.CaptureFixture[str]
+    service: GameService, db_target: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     first, second = await _played(service)
-    snapshot = json.loads(
-        (
-            await service.store.conn.execute_fetchall(
-                "SELECT snapshot FROM games WHERE id = ?", (second,)
-            )
-        )[0][0]
-    )
-    snapshot["state"]["scores"][0] += 5
-    await service.store.conn.execute(
-        "UPDATE games SET snapshot = ? WHERE id = ?", (json.dumps(snapshot), second)
-    )
-    assert main(["verify-db", str(db_path)]) == 1
+    async with service.store.write() as tx:
+        snapshot = json.loads(str(await tx.snapshot(second)))
+        snapshot["state"]["scores"][0] += 5
+        await tx.run("UPDATE games SET snapshot = ? WHERE id = ?", (json.dumps(snapshot), second))
+    assert main(["verify-db", db_target]) == 1
     out = capsys.readouterr().out
     assert f"game {second}: the snapshot differs" in out and "scores" in out
     assert f"game {first}:" not in out
 
 
 async def test_verify_db_reports_a_gap_in_the_log(
-    service: GameService, db_path: Path, capsys: pytest.CaptureFixture[str]
+    service: GameService, db_target: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     first, _ = await _played(service)
-    await service.store.conn.execute("DELETE FROM actions WHERE game_id = ? AND seq = 7", (first,))
-    assert main(["verify-db", str(db_path)]) == 1
+    async with service.store.write() as tx:
+        await tx.run("DELETE FROM actions WHERE game_id = ? AND seq = 7", (first,))
+    assert main(["verify-db", db_target]) == 1
     out = capsys.readouterr().out
     assert f"game {first}: the action log has a gap" in out
 
@@ -82,9 +76,9 @@ def test_verify_db_explains_what_it_cannot_read(
     assert "not an alhambra-bot database" in capsys.readouterr().err
 
 
-async def test_verify_db_as_a_real_command(service: GameService, db_path: Path) -> None:
+async def test_verify_db_as_a_real_command(service: GameService, db_target: str) -> None:
     await _played(service, games=1, moves=5)
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "ALHAMBRA_DB": str(db_path)}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "ALHAMBRA_DB": db_target}
     done = subprocess.run(
         [sys.executable, "-m", "bot", "verify-db"], capture_output=True, text=True, env=env
     )
@@ -92,6 +86,7 @@ async def test_verify_db_as_a_real_command(service: GameService, db_path: Path) 
     assert "1 games, 1 replayed, 5 actions, 0 problems" in done.stdout
 
 
+@sqlite_only
 async def test_backup_writes_a_consistent_copy(
     service: GameService, db_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

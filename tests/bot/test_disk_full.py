@@ -8,13 +8,16 @@ import random
 from pathlib import Path
 
 import pytest
-from service_helpers import act_as_current, started, state
+from service_helpers import act_as_current, sqlite_only, started, state
 
 from bot.core.errors import StorageFull
 from bot.core.service import GameService
 from bot.core.verify import verify_database
 from bot.text.present import error_text
 from engine import Undo
+
+pytestmark = sqlite_only  # PostgreSQL has no page limit to fill; its disk-full error maps to
+# the same StorageFull refusal (core.db.postgres)
 
 
 async def test_a_full_disk_refuses_moves_cleanly_and_play_resumes(

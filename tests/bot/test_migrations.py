@@ -252,21 +252,61 @@ def test_every_step_has_a_data_seeder_for_the_upgrade_test() -> None:
     assert set(SEEDERS) == set(range(1, LATEST + 1)), "add a seeder for the new migration"
 
 
-@pytest.mark.parametrize("start", range(LATEST))
-async def test_upgrade_from_every_earlier_step_keeps_the_data(db_path: Path, start: int) -> None:
-    conn = await aiosqlite.connect(db_path, isolation_level=None)
-    await migrate(conn, target=start)
-    await conn.close()
-    raw = sqlite3.connect(db_path, isolation_level=None)
-    raw.execute("PRAGMA foreign_keys = ON")
-    for level in range(1, start + 1):
-        SEEDERS[level](raw)
-    raw.close()
-    before = dump(db_path)
+class _Recorder:
+    """The seeders' statements, kept to be run on PostgreSQL (`?` placeholders and all)."""
 
-    store = await Store.open(db_path)
+    def __init__(self) -> None:
+        self.statements: list[tuple[str, tuple[object, ...]]] = []
+
+    def execute(self, sql: str, params: tuple[object, ...] = ()) -> None:
+        self.statements.append((sql, tuple(params)))
+
+    def executemany(self, sql: str, rows: list[tuple[object, ...]]) -> None:
+        for row in rows:
+            self.execute(sql, row)
+
+
+async def _postgres_at_step(url: str, start: int) -> None:
+    """A PostgreSQL database migrated to `start` with every seeder up to it run."""
+    import asyncpg
+
+    from bot.core.db.postgres import dollar_params, migrate_postgres
+
+    recorder = _Recorder()
+    for level in range(1, start + 1):
+        SEEDERS[level](recorder)  # type: ignore[arg-type]
+    conn = await asyncpg.connect(url)
     try:
-        after = dump(db_path)
+        await migrate_postgres(conn, target=start)
+        async with conn.transaction():
+            for sql, params in recorder.statements:
+                await conn.execute(dollar_params(sql), *params)
+    finally:
+        await conn.close()
+
+
+@pytest.mark.parametrize("start", range(LATEST))
+async def test_upgrade_from_every_earlier_step_keeps_the_data(
+    engine: str, request: pytest.FixtureRequest, db_path: Path, start: int
+) -> None:
+    target: str = str(db_path)
+    if engine == "postgres":
+        target = request.getfixturevalue("fresh_postgres_url")
+        await _postgres_at_step(target, start)
+    else:
+        conn = await aiosqlite.connect(db_path, isolation_level=None)
+        await migrate(conn, target=start)
+        await conn.close()
+        raw = sqlite3.connect(db_path, isolation_level=None)
+        raw.execute("PRAGMA foreign_keys = ON")
+        for level in range(1, start + 1):
+            SEEDERS[level](raw)
+        raw.close()
+    before = dump(target)
+
+    store = await Store.open(target)
+    try:
+        after = dump(target)
         for table, rows in before.items():
             if table == "schema_migrations":
                 continue
@@ -297,6 +337,6 @@ async def test_upgrade_from_every_earlier_step_keeps_the_data(db_path: Path, sta
             assert "reminder" in kinds  # the timers came through the table's rebuild
     finally:
         await store.close()
-    report = verify_database(db_path)
+    report = verify_database(target)
     assert report.ok, report.problems
     assert report.replayed == (2 if start >= 1 else 0)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from service_helpers import (
@@ -56,7 +55,7 @@ from engine import (
 
 
 @pytest.fixture
-def refused(db_path: Path):
+def refused(db_target: str):
     """`async with refused(ErrorClass):` asserts the error and that the database is unchanged."""
 
     class Refused:
@@ -64,14 +63,14 @@ def refused(db_path: Path):
             self.kind, self.match = kind, match
 
         async def __aenter__(self) -> None:
-            self.before = dump(db_path)
+            self.before = dump(db_target)
 
         async def __aexit__(self, kind: type | None, exc: BaseException | None, tb: object) -> bool:
             assert kind is self.kind, f"expected {self.kind.__name__}, got {kind!r}: {exc}"
             assert isinstance(exc, ServiceError) and exc.message
             if self.match:
                 assert self.match in exc.message, exc.message
-            assert dump(db_path) == self.before, "a refused request changed the database"
+            assert dump(db_target) == self.before, "a refused request changed the database"
             return True
 
     return Refused
@@ -280,7 +279,7 @@ async def test_undo_and_end_turn(service: GameService, clock: ManualClock) -> No
 
 
 async def test_a_finished_game_is_marked_and_frees_the_channel(
-    service: GameService, db_path: Path, refused
+    service: GameService, db_target: str, refused
 ) -> None:
     game = await started(service, humans=1, computers=1)
     await add_timer(service, game.id, "reminder", service.clock.now())
@@ -300,7 +299,7 @@ async def test_a_finished_game_is_marked_and_frees_the_channel(
         await service.game_in_channel(1)
     log = await service.log(game.id)
     assert len(log.entries) == game.version and log.setup[0].kind == "game_started"
-    report = verify_database(db_path)
+    report = verify_database(db_target)
     assert report.ok and report.replayed == 1
 
 

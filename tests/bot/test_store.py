@@ -5,17 +5,27 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
-from pathlib import Path
 
+import asyncpg
 import pytest
-from service_helpers import dump
+from service_helpers import dump, sqlite_only
 
 from bot.core.clock import ManualClock
+from bot.core.db import Conflict
 from bot.core.errors import NoGameHere, NotHost
 from bot.core.service import GameService
 from bot.core.store import Store
 
+#: a row the schema refuses (a CHECK or a foreign key), as each engine reports it
+Refused = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
 
+
+async def run(store: Store, sql: str, params: tuple[object, ...] = ()) -> None:
+    async with store.write() as tx:
+        await tx.run(sql, params)
+
+
+@sqlite_only
 async def test_connection_settings(store: Store) -> None:
     async def one(sql: str) -> object:
         return (await store.conn.execute_fetchall(sql))[0][0]
@@ -27,13 +37,13 @@ async def test_connection_settings(store: Store) -> None:
 
 
 async def test_write_commits_on_success_and_rolls_back_on_error(
-    store: Store, db_path: Path
+    store: Store, db_target: str
 ) -> None:
     clock = ManualClock()
     async with store.write() as tx:
         await tx.run("INSERT INTO user_settings (user_id, updated_at) VALUES (1, 0)")
-    assert len(dump(db_path)["user_settings"]) == 1
-    before = dump(db_path)
+    assert len(dump(db_target)["user_settings"]) == 1
+    before = dump(db_target)
     with pytest.raises(NotHost):
         async with store.write() as tx:
             await tx.run("INSERT INTO user_settings (user_id, updated_at) VALUES (2, 0)")
@@ -46,23 +56,27 @@ async def test_write_commits_on_success_and_rolls_back_on_error(
                 now=clock.now(),
             )
             raise NotHost()
-    assert dump(db_path) == before
-    assert not store.conn.in_transaction
+    assert dump(db_target) == before
+    if store.engine == "sqlite":
+        assert not store.conn.in_transaction
 
 
 async def test_concurrent_transactions_on_one_connection_do_not_interleave(store: Store) -> None:
-    await store.conn.execute("CREATE TABLE counter (n INTEGER)")
-    await store.conn.execute("INSERT INTO counter VALUES (0)")
+    """A read for update inside `write()` serialises writers: SQLite's one connection is
+    taken by one transaction at a time, PostgreSQL's row lock (`lock_rows`) does the rest."""
+    await run(store, "CREATE TABLE counter (n INTEGER)")
+    await run(store, "INSERT INTO counter VALUES (0)")
 
     async def increment() -> None:
         async with store.write() as tx:
-            row = await tx.row("SELECT n FROM counter")
+            row = await tx.row(f"SELECT n FROM counter {tx.conn.lock_rows}")
             assert row is not None
             await asyncio.sleep(0)  # let every other task try to get in here
             await tx.run("UPDATE counter SET n = ?", (row[0] + 1,))
 
     await asyncio.gather(*(increment() for _ in range(50)))
-    assert (await store.conn.execute_fetchall("SELECT n FROM counter"))[0][0] == 50
+    async with store.read() as tx:
+        assert (await tx.rows("SELECT n FROM counter"))[0][0] == 50
 
 
 async def test_one_open_game_per_channel_is_a_database_constraint(store: Store) -> None:
@@ -70,22 +84,23 @@ async def test_one_open_game_per_channel_is_a_database_constraint(store: Store) 
         "INSERT INTO games (channel_id, host_id, status, created_at, updated_at) "
         "VALUES (9, 1, ?, 0, 0)"
     )
-    await store.conn.execute(insert, ("finished",))
-    await store.conn.execute(insert, ("abandoned",))
-    await store.conn.execute(insert, ("lobby",))
-    with pytest.raises(sqlite3.IntegrityError):
-        await store.conn.execute(insert, ("active",))
-    with pytest.raises(sqlite3.IntegrityError):
-        await store.conn.execute(insert, ("lobby",))
+    await run(store, insert, ("finished",))
+    await run(store, insert, ("abandoned",))
+    await run(store, insert, ("lobby",))
+    with pytest.raises(Conflict):
+        await run(store, insert, ("active",))
+    with pytest.raises(Conflict):
+        await run(store, insert, ("lobby",))
 
 
-async def test_save_action_only_at_the_expected_version(store: Store, db_path: Path) -> None:
+async def test_save_action_only_at_the_expected_version(store: Store, db_target: str) -> None:
     now = ManualClock().now()
-    await store.conn.execute(
+    await run(
+        store,
         "INSERT INTO games (id, channel_id, host_id, status, version, snapshot, created_at, "
-        "updated_at) VALUES (1, 1, 1, 'active', 3, '{}', 0, 0)"
+        "updated_at) VALUES (1, 1, 1, 'active', 3, '{}', 0, 0)",
     )
-    before = dump(db_path)
+    before = dump(db_target)
     args = dict(
         seat=0,
         user_id=1,
@@ -98,25 +113,23 @@ async def test_save_action_only_at_the_expected_version(store: Store, db_path: P
     )
     async with store.write() as tx:
         assert not await tx.save_action(1, expected_version=2, **args)  # type: ignore[arg-type]
-    assert dump(db_path) == before
+    assert dump(db_target) == before
     async with store.write() as tx:
         assert await tx.save_action(1, expected_version=3, **args)  # type: ignore[arg-type]
-    after = dump(db_path)
+    after = dump(db_target)
     assert [(r[0], r[1]) for r in after["actions"]] == [(1, 4)]
 
 
 async def test_seat_rows_must_describe_a_human_or_a_computer(store: Store) -> None:
-    await store.conn.execute(
-        "INSERT INTO games (id, channel_id, host_id, created_at, updated_at) VALUES (1, 1, 1, 0, 0)"
+    await run(
+        store,
+        "INSERT INTO games (id, channel_id, host_id, created_at, updated_at) "
+        "VALUES (1, 1, 1, 0, 0)",
     )
-    with pytest.raises(sqlite3.IntegrityError):
-        await store.conn.execute(
-            "INSERT INTO seats VALUES (1, 0, NULL, 'human', NULL, NULL, 'x', 0)"
-        )
-    with pytest.raises(sqlite3.IntegrityError):  # foreign key: no game 2
-        await store.conn.execute(
-            "INSERT INTO seats VALUES (2, 0, NULL, 'computer', NULL, 'easy', 'x', 0)"
-        )
+    with pytest.raises(Refused):
+        await run(store, "INSERT INTO seats VALUES (1, 0, NULL, 'human', NULL, NULL, 'x', 0)")
+    with pytest.raises(Refused):  # foreign key: no game 2
+        await run(store, "INSERT INTO seats VALUES (2, 0, NULL, 'computer', NULL, 'easy', 'x', 0)")
 
 
 async def test_a_transaction_cancelled_while_it_begins_leaves_none_open(store: Store) -> None:
@@ -135,10 +148,12 @@ async def test_a_transaction_cancelled_while_it_begins_leaves_none_open(store: S
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-            assert not store.conn.in_transaction, (delay, begin.__name__)
+            if store.engine == "sqlite":
+                assert not store.conn.in_transaction, (delay, begin.__name__)
             async with store.write() as tx:  # and the connection still works
                 await tx.run(
-                    "INSERT OR REPLACE INTO bot_meta (key, value, updated_at) VALUES ('k', 'v', 0)"
+                    "INSERT INTO bot_meta (key, value, updated_at) VALUES ('k', 'v', 0) "
+                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
                 )
 
 
@@ -152,17 +167,17 @@ async def test_the_game_a_channel_shows(store: Store) -> None:
     )
     with pytest.raises(NoGameHere):
         await service.game_to_show(9)
-    await store.conn.execute(insert, (1, 9, "finished", 100))
-    await store.conn.execute(insert, (2, 9, "finished", 300))  # the last to end
-    await store.conn.execute(insert, (3, 9, "finished", 200))
-    await store.conn.execute(insert, (4, 9, "abandoned", 400))
-    await store.conn.execute(insert, (5, 8, "finished", 500))  # another channel
+    await run(store, insert, (1, 9, "finished", 100))
+    await run(store, insert, (2, 9, "finished", 300))  # the last to end
+    await run(store, insert, (3, 9, "finished", 200))
+    await run(store, insert, (4, 9, "abandoned", 400))
+    await run(store, insert, (5, 8, "finished", 500))  # another channel
     assert (await service.game_to_show(9)).id == 2
-    await store.conn.execute(insert, (6, 9, "lobby", None))
+    await run(store, insert, (6, 9, "lobby", None))
     assert (await service.game_to_show(9)).id == 2
-    await store.conn.execute("UPDATE games SET status = 'active' WHERE id = 6")
+    await run(store, "UPDATE games SET status = 'active' WHERE id = 6")
     assert (await service.game_to_show(9)).id == 6
-    await store.conn.execute(insert, (7, 7, "lobby", None))
+    await run(store, insert, (7, 7, "lobby", None))
     assert (await service.game_to_show(7)).id == 7  # nothing finished there: the lobby
     with pytest.raises(NoGameHere):
         await service.game_in_channel(6)

@@ -1,0 +1,184 @@
+"""PostgreSQL through asyncpg: a pool of connections shared by the bot's tasks, and the database
+several bot processes share.
+
+Why it looks like this:
+- The store's SQL is written once with `?` placeholders; they become `$1, $2...` here (outside
+  quoted text), once per distinct statement.
+- `write()` is a READ COMMITTED transaction on a pooled connection. A move is still applied
+  once per version: the store's `UPDATE ... WHERE version = ?` takes the game's row lock, and a
+  second writer waits for it and then finds the version moved on. Reads that are followed by
+  writes in the same transaction lock the game row (`lock_rows = "FOR UPDATE"`), so two
+  processes serialise per game instead of racing. `read()` is a REPEATABLE READ, read-only
+  transaction: one snapshot for several queries.
+- Timers are claimed with `FOR UPDATE SKIP LOCKED`, so processes polling the same queue take
+  different rows instead of waiting for each other.
+- Migrations run under a session advisory lock: two processes starting together migrate once
+  (the second finds the work done). PostgreSQL runs DDL inside transactions, so each step and
+  its record in `schema_migrations` commit together.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+import asyncpg
+
+from ..errors import DatabaseError, StorageFull
+from ..migrate import Migration, check_known, load_migrations
+from .base import Conflict, Engine, redact
+
+#: `pg_advisory_lock` key of schema migrations (any constant the bot uses for nothing else)
+MIGRATION_LOCK = 0x414C48_01  # "ALH" 1
+
+_RECORD_TABLE = """CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+)"""
+
+
+@functools.lru_cache(maxsize=512)
+def dollar_params(sql: str) -> str:
+    """`?` placeholders as PostgreSQL's `$1, $2...`, leaving quoted text alone."""
+    out: list[str] = []
+    n = 0
+    quote: str | None = None
+    for ch in sql:
+        if quote is not None:
+            if ch == quote:
+                quote = None
+        elif ch in ("'", '"'):
+            quote = ch
+        elif ch == "?":
+            n += 1
+            out.append(f"${n}")
+            continue
+        out.append(ch)
+    return "".join(out)
+
+
+def _count(status: str) -> int:
+    """Rows touched, from a command tag ("UPDATE 1", "INSERT 0 1", "DELETE 3")."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+class PostgresConn:
+    engine: Engine = "postgres"
+    lock_rows = "FOR UPDATE"
+
+    def claim_rows(self, alias: str) -> str:
+        return f"FOR UPDATE OF {alias} SKIP LOCKED"
+
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self.conn = conn
+
+    async def rows(self, sql: str, params: Iterable[Any] = ()) -> Sequence[asyncpg.Record]:
+        return list(await self.conn.fetch(dollar_params(sql), *params))
+
+    async def run(self, sql: str, params: Iterable[Any] = ()) -> int:
+        return _count(await self.conn.execute(dollar_params(sql), *params))
+
+
+async def recorded_steps(conn: asyncpg.Connection) -> dict[int, str]:
+    if await conn.fetchval("SELECT to_regclass('schema_migrations')") is None:
+        return {}
+    rows = await conn.fetch("SELECT version, name FROM schema_migrations")
+    return {int(r[0]): str(r[1]) for r in rows}
+
+
+async def migrate_postgres(
+    conn: asyncpg.Connection, migrations: list[Migration] | None = None, target: int | None = None
+) -> list[int]:
+    """Bring the database up to `target` (default: the latest step); returns the steps applied.
+    Refuses a database recorded at a step this code does not know."""
+    known = migrations if migrations is not None else load_migrations(engine="postgres")
+    target = len(known) if target is None else target
+    applied: list[int] = []
+    await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+    try:
+        await conn.execute(_RECORD_TABLE)
+        while True:
+            async with conn.transaction():
+                recorded = await recorded_steps(conn)
+                check_known(recorded, known)
+                current = max(recorded, default=0)
+                if current >= target:
+                    return applied
+                step = known[current]
+                await conn.execute(step.sql)
+                await conn.execute(
+                    "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)",
+                    step.version,
+                    step.name,
+                )
+            applied.append(step.version)
+    finally:
+        await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+
+
+class PostgresDatabase:
+    """An open PostgreSQL database. Use `await PostgresDatabase.open(url)`."""
+
+    engine: Engine = "postgres"
+
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+        self.pool = pool
+        self.url = url
+        self.where = redact(url)
+
+    @classmethod
+    async def open(
+        cls,
+        url: str,
+        *,
+        migrations: list[Migration] | None = None,
+        upgrade: bool = True,
+        pool_size: int = 10,
+    ) -> PostgresDatabase:
+        try:
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=max(1, pool_size))
+        except (OSError, asyncpg.PostgresError) as exc:
+            raise DatabaseError(f"cannot connect to {redact(url)}: {exc}") from exc
+        try:
+            if upgrade:
+                async with pool.acquire() as conn:
+                    await migrate_postgres(conn, migrations)
+        except BaseException:
+            await pool.close()
+            raise
+        return cls(pool, url)
+
+    async def schema_version(self) -> int:
+        async with self.pool.acquire() as conn:
+            return max((await recorded_steps(conn)).keys(), default=0)
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[PostgresConn]:
+        async with self.pool.acquire() as conn:
+            try:
+                async with conn.transaction():
+                    yield PostgresConn(conn)
+            except asyncpg.UniqueViolationError as exc:
+                raise Conflict(str(exc)) from exc
+            except asyncpg.DiskFullError as exc:
+                raise StorageFull() from exc
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[PostgresConn]:
+        async with (
+            self.pool.acquire() as conn,
+            conn.transaction(isolation="repeatable_read", readonly=True),
+        ):
+            yield PostgresConn(conn)
+
+    @asynccontextmanager
+    async def peek(self) -> AsyncIterator[PostgresConn]:
+        async with self.pool.acquire() as conn:
+            yield PostgresConn(conn)

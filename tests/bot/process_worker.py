@@ -1,0 +1,149 @@
+"""One bot process's share of a multi-process test (tests/bot/test_processes.py).
+
+`python process_worker.py MODE DB [ARGS]`, DB a SQLite file or a PostgreSQL address; every mode
+waits for the file GO to exist before starting, so the processes start their race together, and
+prints one JSON line with what it did.
+
+- `race DB GO GAME ROUNDS`: for each version of ROUNDS, 50 concurrent acts of the current player
+  at that version (the move the state at that version allows first).
+- `timers DB GO`: fire every due timer through the real dispatcher, recording each one fired.
+- `remind DB GO DMS HANG`: fire the reminders due now or soon through the real reminder handler;
+  each DM is a line in the file DMS. With HANG=before the process stops answering as soon as it
+  has claimed a timer, before the handler runs (the test then SIGKILLs it holding the lease).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+from datetime import timedelta
+from pathlib import Path
+
+from bot.core.errors import Outdated, ServiceError
+from bot.core.records import GameInfo, SeatInfo, TimerRow
+from bot.core.service import GameService
+from bot.core.store import Store
+from bot.turns.ports import Delivery
+from bot.turns.reminders import Reminders
+from bot.turns.timers import TimerDispatcher
+from engine import Game, Undo
+
+#: lease of the `remind` mode: short, so the test waits little for a dead claimant's timers
+REMIND_LEASE = timedelta(seconds=2)
+
+
+async def _wait_for(go: Path) -> None:
+    while not go.exists():
+        await asyncio.sleep(0.005)
+
+
+async def race(service: GameService, game_id: int, rounds: int) -> dict[str, object]:
+    wins: list[int] = []
+    outdated = 0
+    for version in range(rounds):
+        while (game := await service.game(game_id)).version < version:
+            await asyncio.sleep(0.002)
+        if game.version > version:
+            outdated += 50  # the others were quicker: this process's clicks would all be late
+            continue
+        player = game.current_player
+        assert player is not None and player.user_id is not None
+        async with service.store.read() as tx:
+            snapshot = await tx.snapshot(game_id)
+        assert snapshot is not None
+        move = next(a for a in Game.from_json(snapshot).legal_actions() if not isinstance(a, Undo))
+        results = await asyncio.gather(
+            *(service.act(game_id, player.user_id, move, version) for _ in range(50)),
+            return_exceptions=True,
+        )
+        for r in results:
+            if isinstance(r, Outdated):
+                outdated += 1
+            elif isinstance(r, BaseException):
+                raise r
+            else:
+                wins.append(version)
+    return {"wins": wins, "outdated": outdated}
+
+
+async def timers(service: GameService) -> dict[str, object]:
+    fired: list[int] = []
+
+    async def record(timer: TimerRow) -> None:
+        fired.append(timer.id)
+
+    dispatcher = TimerDispatcher(service, {"reminder": record})
+    while await dispatcher.run_due():
+        pass
+    return {"fired": fired}
+
+
+class FileMessenger:
+    """Each DM a line in a file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    async def turn_dm(
+        self, game: GameInfo, player: SeatInfo, locale: str, deadline: object
+    ) -> Delivery:
+        return Delivery.SENT
+
+    async def reminder(self, user_id: int, games: list[GameInfo]) -> Delivery:
+        with self.path.open("a") as out:
+            out.write(f"reminder {user_id} {sorted(g.id for g in games)}\n")
+        await asyncio.sleep(0.3)  # a DM takes a round trip to Discord
+        return Delivery.SENT
+
+    async def nudge(self, game: GameInfo, user_id: int) -> bool:
+        return True
+
+
+async def remind(service: GameService, dms: Path, hang: str) -> dict[str, object]:
+    reminders = Reminders(service, FileMessenger(dms), spawn=lambda c: None)
+
+    async def handler(timer: TimerRow) -> None:
+        if hang == "before":
+            print(json.dumps({"claimed": timer.id}), flush=True)
+            await asyncio.sleep(3600)  # killed here, holding the timer's lease
+        await reminders.remind(timer)
+
+    # one timer at a time: two processes take one reminder each, as when they come due apart
+    dispatcher = TimerDispatcher(service, {"reminder": handler}, lease=REMIND_LEASE, batch=1)
+    fired = 0
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:  # while a timer is due now or within a lease
+        fired += await dispatcher.run_due()
+        soonest = await service.next_timer_due()
+        if soonest is None or soonest > service.clock.now() + REMIND_LEASE * 2:
+            break
+        await asyncio.sleep(0.1)
+    return {"fired": fired}
+
+
+async def main(mode: str, db: str, go: str, *args: str) -> None:
+    store = await Store.open(db)
+    try:
+        service = GameService(store)
+        print(json.dumps({"ready": True}), flush=True)
+        await _wait_for(Path(go))
+        if mode == "race":
+            out = await race(service, int(args[0]), int(args[1]))
+        elif mode == "timers":
+            out = await timers(service)
+        elif mode == "remind":
+            out = await remind(service, Path(args[0]), args[1])
+        else:
+            raise SystemExit(f"unknown mode {mode}")
+        print(json.dumps(out), flush=True)
+    except ServiceError as exc:
+        print(json.dumps({"error": exc.code}), flush=True)
+        raise
+    finally:
+        await store.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(main(*sys.argv[1:]))

@@ -11,6 +11,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 DEFAULT_DB = "alhambra.sqlite3"
 #: Seconds a turn waits after its last decision, undo still possible, before it ends by itself.
@@ -21,6 +22,9 @@ DEFAULT_UNDO_WINDOW_S = 10
 MAX_UNDO_WINDOW_S = 60
 #: `ALHAMBRA_LOG_FORMAT`'s values (bot.core.logs writes them; the config imports nothing).
 LOG_FORMATS = ("plain", "json")
+#: The most shards and processes a setting may name (Discord's largest bots run a few thousand
+#: shards; a larger number is a typo).
+MAX_SHARDS = 100_000
 
 
 def default_db() -> str:
@@ -55,6 +59,23 @@ class Settings:
     log_format: str = "plain"
     #: where errors are reported (Sentry or compatible); None: not reported
     sentry_dsn: str | None = None
+    #: the gateway's shards: None (one connection, no sharding), "auto" (as many as Discord's
+    #: /gateway/bot recommends, all in this process) or a count shared by every process
+    shards: int | Literal["auto"] | None = None
+    #: processes the shards are split between, and which of them this one is (0-based)
+    clusters: int = 1
+    cluster: int = 0
+
+    @property
+    def sharded(self) -> bool:
+        return self.shards is not None
+
+    def shard_ids(self) -> list[int] | None:
+        """The shards this process connects: its contiguous share of `shards` (None: all of
+        them, when there is no count to split, without sharding or with "auto")."""
+        if not isinstance(self.shards, int):
+            return None
+        return list(cluster_shards(self.shards, self.clusters, self.cluster))
 
     def require_token(self) -> str:
         if not self.token:
@@ -119,6 +140,7 @@ def load_settings(
     log_format = env.get("ALHAMBRA_LOG_FORMAT", "").strip().lower() or "plain"
     if log_format not in LOG_FORMATS:
         raise ConfigError(f"ALHAMBRA_LOG_FORMAT must be plain or json, not {log_format!r}.")
+    shards, clusters, cluster = _sharding(env)
     return Settings(
         token=env.get("DISCORD_TOKEN", "").strip() or None,
         db_path=env.get("ALHAMBRA_DB", "").strip() or DEFAULT_DB,
@@ -131,7 +153,51 @@ def load_settings(
         metrics_port=port,
         log_format=log_format,
         sentry_dsn=env.get("ALHAMBRA_SENTRY_DSN", "").strip() or None,
+        shards=shards,
+        clusters=clusters,
+        cluster=cluster,
     )
+
+
+def cluster_shards(shards: int, clusters: int, cluster: int) -> range:
+    """Cluster `cluster`'s contiguous share of `shards` split between `clusters` processes:
+    [k*N//C, (k+1)*N//C), so the shares differ by one shard at most and cover every shard."""
+    return range(cluster * shards // clusters, (cluster + 1) * shards // clusters)
+
+
+def _sharding(env: Mapping[str, str]) -> tuple[int | Literal["auto"] | None, int, int]:
+    """`ALHAMBRA_SHARDS`, `ALHAMBRA_CLUSTERS` and `ALHAMBRA_CLUSTER`, checked together."""
+    raw = env.get("ALHAMBRA_SHARDS", "").strip()
+    shards: int | Literal["auto"] | None = None
+    if raw.lower() == "auto":
+        shards = "auto"
+    elif raw:
+        if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= MAX_SHARDS:
+            raise ConfigError(
+                f"ALHAMBRA_SHARDS must be auto or a number of shards from 1 to {MAX_SHARDS}, "
+                f"not {raw!r}."
+            )
+        shards = int(raw)
+    clusters = _number(env, "ALHAMBRA_CLUSTERS", default=1, low=1, high=MAX_SHARDS)
+    cluster_raw = env.get("ALHAMBRA_CLUSTER", "").strip() or "0"
+    if not (cluster_raw.isascii() and cluster_raw.isdigit()) or int(cluster_raw) >= clusters:
+        raise ConfigError(
+            f"ALHAMBRA_CLUSTER must be this process's number from 0 to {clusters - 1} "
+            f"(ALHAMBRA_CLUSTERS is {clusters}), not {cluster_raw!r}."
+        )
+    cluster = int(cluster_raw)
+    if clusters > 1 and not isinstance(shards, int):
+        raise ConfigError(
+            f"ALHAMBRA_CLUSTERS={clusters} needs ALHAMBRA_SHARDS to be the number of shards to "
+            f"split between the processes (at least {clusters}, the same in every process), "
+            f"not {'auto' if shards == 'auto' else 'unset'}."
+        )
+    if isinstance(shards, int) and shards < clusters:
+        raise ConfigError(
+            f"ALHAMBRA_SHARDS={shards} is fewer than ALHAMBRA_CLUSTERS={clusters}: every "
+            "process needs at least one shard."
+        )
+    return shards, clusters, cluster
 
 
 def default_workers() -> int:

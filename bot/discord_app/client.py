@@ -9,6 +9,13 @@ Intents are the minimum slash commands need (guilds): no message content, no mem
 are synced with Discord explicitly (`python -m bot sync`) or at start-up only when the command
 tree differs from the one last synced (its hash is kept in the database), so restarts do not
 spend Discord's sync rate limit.
+
+With `ALHAMBRA_SHARDS` set, `build_bot` makes a `ShardedAlhambraBot` (discord.py's
+`AutoShardedBot`): one process holds all the shards, or its cluster's range of them. Several
+processes coordinate through the shared database only: at start-up only cluster 0 syncs the
+commands, under the `sync-commands` lease, and every IDENTIFY first takes the lease of its
+`max_concurrency` bucket for 5 seconds, so processes never start sessions faster than Discord
+allows. Without sharding the bot is a plain `commands.Bot`, exactly as before.
 """
 
 from __future__ import annotations
@@ -16,13 +23,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import itertools
 import json
 import logging
+import os
+import socket
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any, Literal
 
 import discord
+import yarl
 from discord import app_commands
 from discord.ext import commands
 
@@ -52,6 +63,16 @@ from .translator import CatalogueTranslator
 from .turn_message import TurnButton
 
 log = logging.getLogger("alhambra")
+
+#: The lease held while the commands are synced (by cluster 0, one process at a time).
+SYNC_LEASE = "sync-commands"
+#: How long a sync may hold it before another process may take over (a sync takes a second).
+SYNC_LEASE_S = 120.0
+#: Discord lets `max_concurrency` sessions start per 5 seconds, one per bucket
+#: (`shard_id % max_concurrency`): each IDENTIFY holds its bucket's lease this long.
+IDENTIFY_SPACING_S = 5.0
+#: How often a shard waiting for its bucket asks the database again.
+IDENTIFY_POLL_S = 0.25
 
 SyncMode = Literal["auto", "force", "never"]
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
@@ -86,7 +107,10 @@ class AlhambraBot(BaseBot):
             intents=intents(),
             help_command=None,
             http_trace=http_trace(),
+            **self.gateway_options(settings),
         )
+        #: who this process is in the database's leases: host, process and cluster
+        self.lease_owner = f"{socket.gethostname()}:{os.getpid()}:cluster{settings.cluster}"
         self.sync_mode: SyncMode = sync
         self._clock = clock
         self._seed_source = seed_source
@@ -97,6 +121,16 @@ class AlhambraBot(BaseBot):
         )
         self.observer = Observer(self, settings.metrics_port)
         self._closing: asyncio.Future[None] | None = None
+
+    @classmethod
+    def gateway_options(cls, settings: Settings) -> dict[str, Any]:
+        """What discord.py's client is told about shards: nothing, for one connection."""
+        return {}
+
+    def owns_guild(self, guild_id: int | None) -> bool:
+        """Whether this process's connection receives the server's events (every server's,
+        without sharding)."""
+        return True
 
     async def setup_hook(self) -> None:
         # pictures and computer players go to worker processes from now on (core.workers)
@@ -140,8 +174,10 @@ class AlhambraBot(BaseBot):
         await self.add_cog(AlhambraCog(self))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.timers.start()
-        if self.sync_mode != "never":
+        if self.sync_mode == "force" or (self.sync_mode == "auto" and self.settings.cluster == 0):
             self.synced = await sync_commands(self, force=self.sync_mode == "force")
+        elif self.sync_mode == "auto":
+            log.info("cluster %d leaves syncing the commands to cluster 0", self.settings.cluster)
 
     async def on_ready(self) -> None:
         self.spawn(self._resume_computers())
@@ -149,10 +185,14 @@ class AlhambraBot(BaseBot):
     async def _resume_computers(self) -> None:
         """Computer players whose turn came while the bot was down play it now, and a turn left
         waiting for a confirmation its player never wants to give is ended."""
-        for game_id in await self.service.games_waiting_on_computers():
+        for game_id in await self._own_games(await self.service.games_waiting_on_computers()):
             self.flow.drive_computers(game_id, await self.service.game_locale(game_id))
-        for game_id in await self.service.games_waiting_on_humans():
+        for game_id in await self._own_games(await self.service.games_waiting_on_humans()):
             await self.flow.finish_automatic_turn(game_id, await self.service.game_locale(game_id))
+
+    async def _own_games(self, game_ids: list[int]) -> list[int]:
+        """The games of servers on this process's shards (each cluster resumes its own)."""
+        return [g for g in game_ids if self.owns_guild((await self.service.game(g)).guild_id)]
 
     async def close(self) -> None:
         """Stop everything once, however many times it is asked: a signal handler and the
@@ -196,6 +236,116 @@ class AlhambraBot(BaseBot):
         await report(interaction, original)
 
 
+class ShardedAlhambraBot(AlhambraBot, commands.AutoShardedBot):
+    """The bot on several gateway connections (`ALHAMBRA_SHARDS`): all of Discord's shards, or
+    this cluster's contiguous range of them; everything else is `AlhambraBot`'s.
+
+    A session starts only when its `max_concurrency` bucket is free in every process: its
+    IDENTIFY takes the bucket's lease for `IDENTIFY_SPACING_S` and leaves it to expire
+    (discord.py's own hook sleeps 5 seconds between shards, which spaces nothing between
+    processes). A shard's first connection waits for its slot before it connects, so the wait
+    neither holds an idle connection open nor counts against discord.py's connect timeout,
+    and a stop meanwhile ends it quietly; a session lost later waits in `before_identify_hook`.
+    """
+
+    def __init__(self, settings: Settings, **kwargs: Any) -> None:
+        super().__init__(settings, **kwargs)
+        self._max_concurrency: int | None = None
+        self._identifies = itertools.count(1)
+        #: until when (event loop time) the slot taken for a shard about to connect is its own
+        self._slots: dict[int, float] = {}
+
+    @classmethod
+    def gateway_options(cls, settings: Settings) -> dict[str, Any]:
+        if not isinstance(settings.shards, int):
+            return {}  # "auto": discord.py asks /gateway/bot how many, and runs them all
+        return {"shard_count": settings.shards, "shard_ids": settings.shard_ids()}
+
+    def owns_guild(self, guild_id: int | None) -> bool:
+        if guild_id is None or self.shard_ids is None or self.shard_count is None:
+            return True
+        return (guild_id >> 22) % self.shard_count in self.shard_ids
+
+    async def launch_shard(
+        self, gateway: yarl.URL, shard_id: int, *, initial: bool = False
+    ) -> None:
+        if not await self._identify_slot(shard_id):
+            return  # stopped while waiting: nothing to connect
+        # connecting takes milliseconds: the slot is still this shard's when it identifies
+        self._slots[shard_id] = asyncio.get_running_loop().time() + IDENTIFY_SPACING_S - 1
+        await super().launch_shard(gateway, shard_id, initial=initial)
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        shard = shard_id or 0
+        until = self._slots.pop(shard, None)
+        if until is not None and asyncio.get_running_loop().time() < until:
+            return  # the slot `launch_shard` took for this connection a moment ago
+        await self._identify_slot(shard)  # a session lost and started again
+
+    async def _identify_slot(self, shard: int) -> bool:
+        """Wait for and take the IDENTIFY slot of the shard's bucket: False if the bot was
+        stopped meanwhile. Without the database, wait 5 seconds as discord.py does."""
+        if self.is_closed():
+            return False
+        bucket = shard % await self.max_concurrency()
+        # a name per attempt, so a lease this process still holds is never merely renewed
+        owner = f"{self.lease_owner}:shard{shard}:{next(self._identifies)}"
+        try:
+            waited = await identify_slot(self.service, bucket, owner, stop=self.is_closed)
+        except Exception as exc:
+            if self.is_closed():
+                return False
+            log.warning("no IDENTIFY slot from the database (%s): waiting 5 s instead", exc)
+            await asyncio.sleep(IDENTIFY_SPACING_S)
+            return True
+        if waited is None:
+            return False
+        log.info("shard %d identifies (bucket %d, waited %.1fs)", shard, bucket, waited)
+        return True
+
+    async def max_concurrency(self) -> int:
+        """How many sessions may start together: Discord's `session_start_limit`, asked once
+        (1, the strictest, if Discord cannot say)."""
+        if self._max_concurrency is None:
+            try:
+                limits = await self.fetch_session_start_limits()
+                self._max_concurrency = max(1, limits.max_concurrency)
+            except discord.DiscordException as exc:
+                log.warning("no session start limits from Discord (%s): one at a time", exc)
+                return 1
+        return self._max_concurrency
+
+
+def build_bot(settings: Settings, **kwargs: Any) -> AlhambraBot:
+    """The bot `settings` ask for: on one gateway connection, or sharded."""
+    kind = ShardedAlhambraBot if settings.sharded else AlhambraBot
+    return kind(settings, **kwargs)
+
+
+async def identify_slot(
+    service: GameService,
+    bucket: int,
+    owner: str,
+    *,
+    spacing: float = IDENTIFY_SPACING_S,
+    poll: float = IDENTIFY_POLL_S,
+    stop: Callable[[], bool] = lambda: False,
+) -> float | None:
+    """Wait until the lease `identify:<bucket>` is free and take it for `spacing` seconds;
+    returns the seconds waited, or None if `stop()` came true first. The lease is left to
+    expire: that is the spacing."""
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    name = f"identify:{bucket}"
+    while not (
+        await service.lease_holder(name) is None and await service.take_lease(name, owner, spacing)
+    ):
+        if stop():
+            return None
+        await asyncio.sleep(poll)
+    return loop.time() - started
+
+
 async def command_payload(
     bot: commands.Bot, guild: discord.abc.Snowflake | None
 ) -> list[dict[str, Any]]:
@@ -209,17 +359,36 @@ async def command_payload(
 
 async def sync_commands(bot: AlhambraBot, *, force: bool = False) -> bool:
     """Sync the command tree (to the development server if configured, else globally) when it
-    changed since the last sync, or always with `force`. Returns whether it synced."""
+    changed since the last sync, or always with `force`. Returns whether it synced.
+
+    Without `force` the sync holds the `sync-commands` lease, so of two processes starting
+    together (a rolling deploy) one syncs and the other finds the tree synced or leaves it."""
     guild = discord.Object(bot.settings.dev_guild) if bot.settings.dev_guild else None
     if guild is not None:
         bot.tree.copy_global_to(guild=guild)
     payload = await command_payload(bot, guild)
     digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
     key = f"commands:{'guild:' + str(guild.id) if guild else 'global'}"
-    if not force and await bot.service.meta(key) == digest:
+    where = f"to guild {guild.id}" if guild else "globally"
+    if force:
+        await bot.tree.sync(guild=guild)
+        await bot.service.set_meta(key, digest)
+        log.info("synced %d commands %s", len(payload), where)
+        return True
+    if await bot.service.meta(key) == digest:
         log.info("commands unchanged since the last sync: not syncing")
         return False
-    await bot.tree.sync(guild=guild)
-    await bot.service.set_meta(key, digest)
-    log.info("synced %d commands %s", len(payload), f"to guild {guild.id}" if guild else "globally")
+    if not await bot.service.take_lease(SYNC_LEASE, bot.lease_owner, SYNC_LEASE_S):
+        holder = await bot.service.lease_holder(SYNC_LEASE)
+        log.info("%s is syncing the commands: not syncing", holder or "another process")
+        return False
+    try:
+        if await bot.service.meta(key) == digest:
+            log.info("commands synced by another process meanwhile: not syncing")
+            return False
+        await bot.tree.sync(guild=guild)
+        await bot.service.set_meta(key, digest)
+    finally:
+        await bot.service.drop_lease(SYNC_LEASE, bot.lease_owner)
+    log.info("synced %d commands %s", len(payload), where)
     return True

@@ -3,8 +3,9 @@
 - `/metrics`: Prometheus' text format (`core.metrics`), plus what only the adapter can see,
   sampled here: event-loop lag, gateway latency per shard, open games; and Discord's HTTP 429
   and 5xx answers, counted by an aiohttp trace on discord.py's own session (`http_trace`).
-- `/healthz`: 200 while the database answers and the gateway is connected, else 503 with what
-  is wrong; for a container's health check or an orchestrator's liveness probe.
+- `/healthz`: 200 while the database answers and the gateway is connected (every shard, for a
+  sharded bot), else 503 with what is wrong; for a container's health check or an
+  orchestrator's liveness probe.
 - `/readyz`: 200 once the bot is set up (database open, timers running) and has received
   Discord's READY, until it starts closing; for a readiness probe or a load balancer.
 
@@ -23,6 +24,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import aiohttp
+import discord
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
@@ -104,11 +106,7 @@ class Observer:
 
     async def _sample_slow(self) -> None:
         while True:
-            # an AutoShardedBot knows each shard's latency; a single connection only its own
-            shards: list[tuple[int, float]] = list(getattr(self.bot, "latencies", ())) or [
-                (self.bot.shard_id or 0, self.bot.latency)
-            ]
-            for shard, latency in shards:
+            for shard, latency in latencies(self.bot):
                 if math.isfinite(latency):
                     metrics.GATEWAY_LATENCY.labels(str(shard)).set(latency)
             if self.bot._service is not None:
@@ -132,7 +130,14 @@ class Observer:
                 await asyncio.wait_for(self.bot.service.count_open_games(), timeout=5)
             except Exception as exc:
                 problems["database"] = f"{type(exc).__name__}: {exc}"[:200]
-        if self.bot.is_closed() or self.bot.ws is None or not self.bot.is_ready():
+        if self.bot.is_closed() or not self.bot.is_ready():
+            problems["gateway"] = "not connected"
+        elif isinstance(self.bot, discord.AutoShardedClient):
+            # a sharded bot is healthy while every one of its connections is open
+            down = [k for k, shard in sorted(self.bot.shards.items()) if shard.is_closed()]
+            if down or not self.bot.shards:
+                problems["gateway"] = f"shards not connected: {down or 'all'}"
+        elif self.bot.ws is None:
             problems["gateway"] = "not connected"
         return _answer(problems)
 
@@ -145,6 +150,14 @@ class Observer:
         if self.bot.is_closed():
             problems["closing"] = True
         return _answer(problems)
+
+
+def latencies(bot: BaseBot) -> list[tuple[int, float]]:
+    """(shard, heartbeat latency in seconds) of each gateway connection: a sharded bot's every
+    shard, else its one connection (shard 0); NaN before a connection's first heartbeat."""
+    if isinstance(bot, discord.AutoShardedClient):
+        return list(bot.latencies)
+    return [(bot.shard_id or 0, bot.latency)]
 
 
 def _answer(problems: dict[str, Any]) -> web.Response:

@@ -19,7 +19,7 @@ import discord
 from ..config import ConfigError, Settings, load_settings
 from ..core import errors_reporting, logs
 from ..core.errors import DatabaseError
-from .client import AlhambraBot
+from .client import AlhambraBot, build_bot
 
 REJECTED_TOKEN = (
     "alhambra-bot: Discord rejected the token in DISCORD_TOKEN: copy it again from the "
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     token = settings.require_token()
 
     async def serve() -> None:
-        bot = AlhambraBot(settings)
+        bot = build_bot(settings)  # sharded if ALHAMBRA_SHARDS says so
         loop = asyncio.get_running_loop()
         for signame in ("SIGTERM", "SIGINT"):  # docker stop, Ctrl-C: close the database cleanly
             with contextlib.suppress(NotImplementedError, AttributeError):
@@ -85,6 +85,7 @@ def sync(args: argparse.Namespace) -> int:
         return 2
 
     async def push() -> None:
+        # only logs in (no gateway, so no shards): whichever cluster's settings it is run with
         bot = AlhambraBot(settings, sync="force")
         try:
             await bot.login(settings.require_token())  # runs setup_hook, which syncs

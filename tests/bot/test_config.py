@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, load_settings
+from bot.config import ConfigError, cluster_shards, load_settings
 
 
 def test_defaults_work_with_no_configuration(tmp_path: Path) -> None:
@@ -51,4 +51,61 @@ def test_dotenv_is_read_and_the_environment_wins(tmp_path: Path) -> None:
 def test_bad_values_are_one_clear_line(tmp_path: Path, name: str, value: str, message: str):
     with pytest.raises(ConfigError, match=message) as raised:
         load_settings({name: value}, dotenv=tmp_path / ".env")
+    assert "\n" not in str(raised.value)
+
+
+def test_without_sharding_the_bot_is_one_connection(tmp_path: Path) -> None:
+    settings = load_settings({"ALHAMBRA_SHARDS": " "}, dotenv=tmp_path / ".env")
+    assert (settings.shards, settings.clusters, settings.cluster) == (None, 1, 0)
+    assert not settings.sharded and settings.shard_ids() is None
+
+
+def test_auto_sharding_asks_discord_and_connects_every_shard(tmp_path: Path) -> None:
+    settings = load_settings({"ALHAMBRA_SHARDS": "Auto"}, dotenv=tmp_path / ".env")
+    assert settings.shards == "auto" and settings.sharded
+    assert settings.shard_ids() is None  # discord.py learns the count from /gateway/bot
+
+
+def test_each_cluster_runs_its_contiguous_range_of_the_shards(tmp_path: Path) -> None:
+    one = load_settings({"ALHAMBRA_SHARDS": "4"}, dotenv=tmp_path / ".env")
+    assert one.shard_ids() == [0, 1, 2, 3]
+    env = {"ALHAMBRA_SHARDS": "10", "ALHAMBRA_CLUSTERS": "3"}
+    ranges = [
+        load_settings(env | {"ALHAMBRA_CLUSTER": str(k)}, dotenv=None).shard_ids() for k in range(3)
+    ]
+    assert ranges == [[0, 1, 2], [3, 4, 5], [6, 7, 8, 9]]
+    for shards in range(1, 40):
+        for clusters in range(1, shards + 1):
+            covered = [
+                shard for k in range(clusters) for shard in cluster_shards(shards, clusters, k)
+            ]
+            assert covered == list(range(shards))  # each shard once, in order, none empty
+            assert all(len(cluster_shards(shards, clusters, k)) for k in range(clusters))
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"ALHAMBRA_SHARDS": "0"}, "auto or a number of shards from 1"),
+        ({"ALHAMBRA_SHARDS": "two"}, "auto or a number of shards from 1"),
+        ({"ALHAMBRA_SHARDS": "-2"}, "auto or a number of shards from 1"),
+        ({"ALHAMBRA_SHARDS": "1000000"}, "auto or a number of shards from 1"),
+        ({"ALHAMBRA_CLUSTERS": "0", "ALHAMBRA_SHARDS": "2"}, "ALHAMBRA_CLUSTERS must be"),
+        ({"ALHAMBRA_CLUSTERS": "2"}, "needs ALHAMBRA_SHARDS .* not unset"),
+        (
+            {"ALHAMBRA_CLUSTERS": "2", "ALHAMBRA_SHARDS": "auto"},
+            "needs ALHAMBRA_SHARDS .* not auto",
+        ),
+        ({"ALHAMBRA_CLUSTERS": "3", "ALHAMBRA_SHARDS": "2"}, "fewer than ALHAMBRA_CLUSTERS=3"),
+        ({"ALHAMBRA_CLUSTER": "1"}, r"from 0 to 0 \(ALHAMBRA_CLUSTERS is 1\)"),
+        (
+            {"ALHAMBRA_SHARDS": "4", "ALHAMBRA_CLUSTERS": "2", "ALHAMBRA_CLUSTER": "2"},
+            "from 0 to 1",
+        ),
+        ({"ALHAMBRA_SHARDS": "4", "ALHAMBRA_CLUSTERS": "2", "ALHAMBRA_CLUSTER": "-1"}, "0 to 1"),
+    ],
+)
+def test_bad_sharding_is_one_clear_line(tmp_path: Path, env: dict[str, str], message: str):
+    with pytest.raises(ConfigError, match=message) as raised:
+        load_settings(env, dotenv=tmp_path / ".env")
     assert "\n" not in str(raised.value)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -238,6 +239,13 @@ class HarnessBot(commands.Bot):
 
     async def on_resumed(self) -> None:
         self.events.append("resumed")
+
+
+class ShardedHarnessBot(HarnessBot, commands.AutoShardedBot):
+    """The harness bot on as many shards as /gateway/bot recommends (discord.py's own way)."""
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        pass  # not discord.py's 5 s between shards: the fake does not limit them
 
 
 @pytest.fixture
@@ -647,6 +655,50 @@ async def test_invalidated_session_makes_the_bot_identify_again(sim, bot, world)
     await bot.wait_until_ready()
     result = await sim.slash(world[2], "alhambra place", cell="A2")
     assert result.content.startswith("placed at A2")
+
+
+async def test_each_shard_gets_its_own_servers_and_dms_go_to_shard_0(sim, run_bot):
+    sim.shards = 2
+    guilds = [sim.guild(f"Shard {k}", shard=k) for k in range(2)]
+    channels = [sim.channel(g, "games") for g in guilds]
+    alice = sim.user("alice")
+    async with run_bot(ShardedHarnessBot) as bot:
+        assert sorted((i.shard_id, i.shard_count) for i in sim.gateway.identified) == [
+            (0, 2),
+            (1, 2),
+        ]
+        assert {g.id for g in bot.guilds} == {g.id for g in guilds}
+        for k, channel in enumerate(channels):
+            result = await sim.slash(alice, "alhambra place", channel=channel, cell="A1")
+            assert (result.shard, result.content) == (k, "placed at A1 rotate=False")
+        dm = await sim.slash(alice, "alhambra place", channel=sim.dm_channel(alice), cell="B1")
+        assert dm.shard == 0 and dm.content == "placed at B1 rotate=False"
+        late = sim.guild("Late", shard=1)  # a server joined meanwhile: told to its shard only
+        await sim.wait_until(lambda: bot.get_guild(late.id) is not None)
+
+        def servers(shard: int) -> list[int]:
+            frames = [json.loads(f) for _, f in sim.gateway.sessions[shard].events]
+            ready = next(f["d"] for f in frames if f["t"] == "READY")
+            assert ready["shard"] == [shard, 2]
+            return [int(f["d"]["id"]) for f in frames if f["t"] == "GUILD_CREATE"]
+
+        assert servers(0) == [guilds[0].id]
+        assert servers(1) == [guilds[1].id, late.id]
+        await sim.drop_gateway(shard=1)  # one shard drops and resumes; the other stays
+        assert sim.gateway.resumed == 1 and sim.gateway.connected
+        again = await sim.slash(alice, "alhambra place", channel=channels[1], cell="C3")
+        assert again.shard == 1 and again.content.startswith("placed at C3")
+
+
+async def test_an_identify_for_a_shard_out_of_range_is_closed_with_4010(sim):
+    async with aiohttp.ClientSession() as http, http.ws_connect(sim.gateway_url) as ws:
+        hello = await ws.receive_json()
+        assert hello["op"] == 10
+        identify = {"token": sim.token, "intents": 1, "properties": {}, "shard": [2, 2]}
+        await ws.send_json({"op": 2, "d": identify})
+        closed = await ws.receive()
+        assert closed.type == aiohttp.WSMsgType.CLOSE and closed.data == 4010
+    assert sim.gateway.sessions == {} and sim.gateway.identified == []
 
 
 # ----- lifecycle -----

@@ -20,6 +20,14 @@ def snowflake() -> int:
     return (ms << 22) | (next(_increment) & 0x3FFFFF)
 
 
+def snowflake_on_shard(shard: int, shard_count: int) -> int:
+    """A fresh snowflake of (a few milliseconds before) now whose events go to that shard:
+    Discord's ``(id >> 22) % shard_count``, the time part, decides it."""
+    value = snowflake()
+    ms = value >> 22
+    return ((ms - (ms - shard) % shard_count) << 22) | (value & 0x3FFFFF)
+
+
 def snowflake_time(value: int) -> datetime:
     """When a snowflake was made; used to check the fake's own ids in tests."""
     return datetime.fromtimestamp(((value >> 22) + DISCORD_EPOCH_MS) / 1000, tz=UTC)

@@ -60,6 +60,11 @@ class InteractionResult:
     payload: dict[str, Any] = field(default_factory=dict)
 
     @property
+    def shard(self) -> int | None:
+        """The shard whose gateway connection the interaction was sent to (None: none yet)."""
+        return self.sim.gateway.interaction_shards.get(self.id)
+
+    @property
     def acknowledged(self) -> bool:
         return self.callback_type is not None
 

@@ -233,12 +233,12 @@ class RestApi:
         return json_response(
             {
                 "url": self.sim.gateway_url,
-                "shards": 1,
+                "shards": self.sim.shards,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 999,
                     "reset_after": 0,
-                    "max_concurrency": 1,
+                    "max_concurrency": self.sim.max_concurrency,
                 },
             }
         )

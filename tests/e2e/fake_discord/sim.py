@@ -5,6 +5,10 @@ the server, acts as users (``slash``, ``click``, ``select``, ``submit_modal``, `
 and reads back what the bot did (``channel_messages``, ``ephemeral_to``, ``dms``,
 ``synced_commands``). Every user action waits for the bot's answer on a state-change signal, so
 tests never sleep.
+
+A bot may connect on several shards (``FakeDiscord(shards=2)`` is what /gateway/bot recommends):
+``sim.guild(name, shard=1)`` makes a server whose events go to shard 1, and
+``result.shard`` says which shard's connection an interaction reached.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from aiohttp import web
 from .errors import InteractionNotAnswered, SimulationError
 from .faults import Fault
 from .gateway import Gateway
-from .ids import snowflake
+from .ids import snowflake, snowflake_on_shard
 from .interactions import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
@@ -66,6 +70,8 @@ class FakeDiscord:
         bot_name: str = "Alhambra",
         ack_deadline: float = 3.0,
         reply_timeout: float = 5.0,
+        shards: int = 1,
+        max_concurrency: int = 1,
     ) -> None:
         self.token = token
         self.bot_user = User(bot_name, bot=True)
@@ -74,6 +80,10 @@ class FakeDiscord:
         self.ack_deadline = ack_deadline
         #: How long the test API waits for the bot before failing the test.
         self.reply_timeout = reply_timeout
+        #: What GET /gateway/bot answers: the shard count Discord recommends, and how many
+        #: sessions may start per 5 seconds (one per bucket, ``shard_id % max_concurrency``).
+        self.shards = shards
+        self.max_concurrency = max_concurrency
         self.guilds: list[Guild] = []
         self.users_by_id: dict[int, User] = {self.bot_user.id: self.bot_user}
         self.channels_by_id: dict[int, Channel] = {}
@@ -156,10 +166,22 @@ class FakeDiscord:
         self.users_by_id[user.id] = user
         return user
 
-    def guild(self, name: str = "Test Server", *, owner: User | None = None, locale="en-US"):
-        """A server with the bot in it (announced with GUILD_CREATE if a bot is connected)."""
+    def guild(
+        self,
+        name: str = "Test Server",
+        *,
+        owner: User | None = None,
+        locale="en-US",
+        shard: int | None = None,
+    ):
+        """A server with the bot in it (announced with GUILD_CREATE if a bot is connected);
+        with ``shard``, one whose events go to that shard of ``self.shards``."""
         owner = owner or self.user(f"{name} owner")
         guild = Guild(name, owner=owner, locale=locale)
+        if shard is not None:
+            if not 0 <= shard < self.shards:
+                raise SimulationError(f"shard {shard} is not one of the {self.shards} shards")
+            guild.id = snowflake_on_shard(shard, self.shards)
         guild.members[self.bot_user.id] = Member(self.bot_user, permissions=ALL_PERMISSIONS)
         guild.members[owner.id] = Member(owner, permissions=ALL_PERMISSIONS)
         self.guilds.append(guild)
@@ -303,7 +325,7 @@ class FakeDiscord:
         self.notify()
 
     def _wants_messages(self, channel: Channel) -> bool:
-        session = self.gateway.session
+        session = next(iter(self.gateway.sessions.values()), None)
         intents = int(session.identify.get("intents", 0)) if session else 0
         needed = DIRECT_MESSAGES_INTENT if channel.is_dm else GUILD_MESSAGES_INTENT
         return bool(intents & needed)
@@ -389,25 +411,28 @@ class FakeDiscord:
         return fault
 
     async def drop_gateway(
-        self, *, resumable: bool = True, wait: bool = True, timeout: float = 15.0
+        self, *, resumable: bool = True, wait: bool = True, timeout: float = 15.0, shard: int = 0
     ) -> None:
-        """Cut the gateway connection; by default wait until the bot is back.
+        """Cut a shard's gateway connection; by default wait until the bot is back.
 
         With ``resumable=False`` the session is invalidated: the bot's RESUME is refused (op 9)
         and it must IDENTIFY again (discord.py waits 5 s before re-identifying).
         """
         resumes = self.gateway.resumed
         identifies = len(self.gateway.identifies)
-        await self.gateway.drop(resumable=resumable)
+        await self.gateway.drop(resumable=resumable, shard_id=shard)
         if not wait:
             return
         if resumable:
             await self.wait_until(
-                lambda: self.gateway.resumed > resumes and self.gateway.connected, timeout
+                lambda: self.gateway.resumed > resumes and self.gateway.is_connected(shard),
+                timeout,
             )
         else:
             await self.wait_until(
-                lambda: len(self.gateway.identifies) > identifies and self.gateway.connected,
+                lambda: (
+                    len(self.gateway.identifies) > identifies and self.gateway.is_connected(shard)
+                ),
                 timeout,
             )
 
@@ -464,7 +489,7 @@ class FakeDiscord:
     async def _send(
         self, result: InteractionResult, *, settle: bool, timeout: float | None
     ) -> InteractionResult:
-        if not self.gateway.connected and self.gateway.session is None:
+        if not self.gateway.sessions:
             raise SimulationError("no bot is connected to the fake gateway")
         result.created = time.monotonic()
         self.gateway.dispatch("INTERACTION_CREATE", result.payload)

@@ -33,7 +33,7 @@ COPY engine ./engine
 COPY render ./render
 COPY bot ./bot
 COPY migrations ./migrations
-RUN pip install ".[sentry]"
+RUN pip install ".[sentry,postgres]"
 
 USER alhambra
 VOLUME ["/data"]

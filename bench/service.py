@@ -13,6 +13,18 @@ disk before `act` returns, so it survives a power cut) costs one fsync per move,
 figure a measure of the disk; NORMAL survives any crash of the process (the kill test) but may
 lose the last moves on a power cut.
 Targets: >= 500 actions/s, p99 < 20 ms, < 100 KB per finished game.
+
+Several processes on one database (the scale-out setting):
+
+    python bench/service.py --db postgres --processes 1 2 4 [--games 400] [--actions 4000]
+    python bench/service.py --db postgresql://user@host/db --processes 1 2 4
+    python bench/service.py --db sqlite --processes 1 2 4
+
+`--games` started games are stored, then each of N processes plays its share of `--actions` on
+its own games (disjoint, as the shards of a cluster are), one move at a time: actions per second
+of them all (actions / wall time of the slowest) and the p50/p99 latency of `act`. `postgres`
+starts a private server from the test extra's binaries, with durability on (fsync, synchronous
+commit), so it compares with SQLite's FULL; `sqlite` is one file shared by the processes.
 """
 
 from __future__ import annotations
@@ -148,6 +160,65 @@ def _compacted_size(path: Path) -> int:
     return path.stat().st_size
 
 
+async def _play_share(target: str, game_ids: list[int], actions: int, seed: int) -> list[float]:
+    """One process's share: `actions` random moves over its own games; the act latencies."""
+    rng = random.Random(seed)
+    store = await Store.open(target)
+    service = GameService(store)
+    live: dict[int, tuple[Game, int]] = {}
+    for game_id in game_ids:
+        await _remember_seats(service, game_id)
+        async with store.read() as tx:
+            snapshot = await tx.snapshot(game_id)
+        info = await service.game(game_id)
+        assert snapshot is not None
+        live[game_id] = (Game.from_json(snapshot), info.version)
+    ids = list(live)
+    latencies: list[float] = []
+    for _ in range(actions):
+        if not ids:
+            break
+        game_id = rng.choice(ids)
+        state, version = live[game_id]
+        elapsed, state, version, over = await _move(service, game_id, state, version, rng)
+        latencies.append(elapsed)
+        if over:
+            ids.remove(game_id)
+        else:
+            live[game_id] = (state, version)
+    await store.close()
+    return latencies
+
+
+def _share(args: tuple[str, list[int], int, int]) -> tuple[list[float], float]:
+    t0 = time.perf_counter()
+    latencies = asyncio.run(_play_share(*args))
+    return latencies, time.perf_counter() - t0
+
+
+async def processes(target: str, label: str, games: int, actions: int, counts: list[int]) -> None:
+    import multiprocessing
+
+    print(f"--- {label}: {games} games, {actions} actions per run, one move at a time per process")
+    for count in counts:
+        store = await Store.open(target)
+        service = GameService(store)
+        rng = random.Random(count)
+        first = 10_000 * count
+        ids = [(await _start(service, first + c, rng.randint(2, 4)))[0] for c in range(games)]
+        await store.close()
+        shares = [(target, ids[i::count], actions // count, 100 + i) for i in range(count)]
+        with multiprocessing.get_context("spawn").Pool(count) as pool:
+            results = pool.map(_share, shares)
+        latencies = sorted(x * 1000 for lat, _ in results for x in lat)
+        wall = max(w for _, w in results)
+        print(
+            f"  {count} process{'es' if count > 1 else '  '}  {len(latencies) / wall:8.0f} "
+            f"actions/s   act p50 {statistics.median(latencies):6.2f} ms   "
+            f"p99 {latencies[int(len(latencies) * 0.99)]:6.2f} ms"
+        )
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
@@ -161,13 +232,39 @@ async def main() -> None:
         default=["FULL", "NORMAL"],
         help="SQLite sync modes to measure (the store's default is FULL)",
     )
+    parser.add_argument(
+        "--db",
+        help="measure several processes on one database: sqlite, postgres (a private server), "
+        "or a postgresql:// address",
+    )
+    parser.add_argument("--processes", type=int, nargs="+", default=[1, 2, 4])
     args = parser.parse_args()
     rng = random.Random(args.seed)
+    if args.db:
+        await _several(args)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         for mode in args.synchronous:
             await throughput(folder, args.games, args.actions, random.Random(args.seed), mode)
         await storage(folder, args.finished, rng)
+
+
+async def _several(args: argparse.Namespace) -> None:
+    if args.db == "sqlite":
+        with tempfile.TemporaryDirectory() as tmp:
+            target = str(Path(tmp) / "shared.sqlite3")
+            await processes(target, "SQLite (FULL)", args.games, args.actions, args.processes)
+        return
+    if args.db == "postgres":
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+        from postgres_server import PostgresServer
+
+        with PostgresServer(durable=True) as server:
+            label = "PostgreSQL (private server, fsync on)"
+            await processes(server.url(), label, args.games, args.actions, args.processes)
+        return
+    await processes(args.db, "PostgreSQL", args.games, args.actions, args.processes)
 
 
 if __name__ == "__main__":

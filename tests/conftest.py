@@ -85,13 +85,22 @@ def postgres_server() -> Iterator[object]:
         yield server
 
 
+@pytest.fixture(scope="session")
+def postgres_databases(postgres_server: object) -> Iterator[object]:
+    from postgres_server import DatabasePool
+
+    pool = DatabasePool(postgres_server, TEMPLATE)  # type: ignore[arg-type]
+    yield pool
+    pool.close()
+
+
 @pytest.fixture
-def postgres_url(postgres_server: object) -> Iterator[str]:
-    """A fresh, migrated database of its own for one test."""
-    name = f"t{os.getpid()}_{next(_names)}"
-    _run_apart(lambda: _admin_sql(postgres_server, f"CREATE DATABASE {name} TEMPLATE {TEMPLATE}"))
+def postgres_url(postgres_server: object, postgres_databases: Any) -> Iterator[str]:
+    """A migrated database of its own for one test, empty: cloned from the template, or one
+    an earlier test used, emptied."""
+    name = postgres_databases.take()
     yield postgres_server.url(name)  # type: ignore[attr-defined]
-    _run_apart(lambda: _admin_sql(postgres_server, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+    postgres_databases.give_back(name)
 
 
 async def _admin_sql(server: object, sql: str) -> None:

@@ -561,6 +561,10 @@ class GameService:
         async with self.store.write() as tx:
             return await tx.claim_timers(now, owner, now + lease, limit)
 
+    async def holds_timer(self, timer_id: int, owner: str) -> bool:
+        async with self.store.read() as tx:
+            return await tx.holds_timer(timer_id, owner)
+
     async def finish_timer(self, timer_id: int, owner: str) -> bool:
         async with self.store.write() as tx:
             return await tx.finish_timer(timer_id, owner)

@@ -452,6 +452,13 @@ class Tx:
         )
         return sorted((_timer(r) for r in rows), key=lambda t: (t.due_at, t.id))
 
+    async def holds_timer(self, timer_id: int, owner: str) -> bool:
+        """Whether `owner` still holds a timer it claimed (not deleted or re-armed since)."""
+        row = await self.row(
+            "SELECT 1 FROM timers WHERE id = ? AND claimed_by = ?", (timer_id, owner)
+        )
+        return row is not None
+
     async def finish_timer(self, timer_id: int, owner: str) -> bool:
         """A claimed timer was handled: gone, unless its lease passed to another claimant."""
         return (

@@ -122,6 +122,8 @@ class TimerDispatcher:
                 for timer in due:
                     if self._stopping:
                         break
+                    if not await self.service.holds_timer(timer.id, self.owner):
+                        continue  # an earlier handler of this batch re-armed or ended it
                     fired += 1
                     self.fired += 1
                     late = (self.service.clock.now() - timer.due_at).total_seconds()

@@ -8,7 +8,8 @@ python -m bot [run]              run the bot (needs DISCORD_TOKEN)
 python -m bot sync               sync the slash commands with Discord now, then exit
 python -m bot verify-db [PATH]   replay every game and compare with its stored snapshot
 python -m bot backup PATH        write a consistent copy of the database to PATH
-python -m bot health [PATH]      exit 0 if the database opens and its schema is current
+python -m bot restore BACKUP     put a backup in place of the database (the bot stopped)
+python -m bot health [PATH]      exit 0 if the database can be written and its schema is current
 python -m bot port-db SRC DST    copy a SQLite database into PostgreSQL (re-runnable)
 python -m bot play               a game in the terminal against computer players (no Discord)
 python -m bot simulate           computer-only games: win shares, scores, time per game
@@ -74,11 +75,27 @@ def build_parser() -> argparse.ArgumentParser:
     backup.add_argument("--force", action="store_true", help="overwrite PATH if it exists")
     backup.set_defaults(func=database.backup)
 
+    restore = commands.add_parser(
+        "restore",
+        help="put a backup in place of the database (stop the bot first), then check it",
+        description="Copy BACKUP in place of the database: checked, owned like its folder when "
+        "run as root, the old database's -wal/-shm removed and the old file kept as "
+        "NAME.before-restore; then every game is replayed as verify-db does. Refuses while a "
+        "bot has the database open.",
+    )
+    restore.add_argument("path", metavar="BACKUP", help="the backup file (from `backup`)")
+    restore.add_argument(
+        "--db", help="the database to replace (default: $ALHAMBRA_DB or alhambra.sqlite3)"
+    )
+    restore.set_defaults(func=database.restore)
+
     health = commands.add_parser(
         "health",
-        help="check that the database opens and its schema is current (the Docker healthcheck)",
-        description="Open the database read-only and check it is at this bot's latest schema "
-        "step. Exit status 0 if so, 1 otherwise.",
+        help="check that the bot can use its database (the Docker healthcheck)",
+        description="Check that the database is there, its volume has room, it opens for "
+        "writing, a write transaction can begin (rolled back: nothing changes) and it is at "
+        "this bot's latest schema step. Exit status 0 if so, 1 otherwise, with one line "
+        "saying why.",
     )
     _database_argument(health)
     health.set_defaults(func=database.health)

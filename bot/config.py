@@ -20,6 +20,8 @@ DEFAULT_DB = "alhambra.sqlite3"
 DEFAULT_UNDO_WINDOW_S = 10
 #: The longest window a user or operator may choose.
 MAX_UNDO_WINDOW_S = 60
+#: Times the bot tries to reach Discord at start-up (1, 2, 4, 8, 16 s between: half a minute).
+DEFAULT_STARTUP_TRIES = 6
 #: `ALHAMBRA_LOG_FORMAT`'s values (bot.core.logs writes them; the config imports nothing).
 LOG_FORMATS = ("plain", "json")
 #: The most shards and processes a setting may name (Discord's largest bots run a few thousand
@@ -65,6 +67,8 @@ class Settings:
     #: processes the shards are split between, and which of them this one is (0-based)
     clusters: int = 1
     cluster: int = 0
+    #: times Discord is tried at start-up before giving up (`ALHAMBRA_STARTUP_TRIES`)
+    startup_tries: int = DEFAULT_STARTUP_TRIES
 
     @property
     def sharded(self) -> bool:
@@ -141,6 +145,7 @@ def load_settings(
     if log_format not in LOG_FORMATS:
         raise ConfigError(f"ALHAMBRA_LOG_FORMAT must be plain or json, not {log_format!r}.")
     shards, clusters, cluster = _sharding(env)
+    tries = _number(env, "ALHAMBRA_STARTUP_TRIES", default=DEFAULT_STARTUP_TRIES, low=1, high=100)
     return Settings(
         token=env.get("DISCORD_TOKEN", "").strip() or None,
         db_path=env.get("ALHAMBRA_DB", "").strip() or DEFAULT_DB,
@@ -156,6 +161,7 @@ def load_settings(
         shards=shards,
         clusters=clusters,
         cluster=cluster,
+        startup_tries=tries,
     )
 
 

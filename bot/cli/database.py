@@ -15,7 +15,7 @@ from ..config import default_db
 from ..core.db import is_postgres_url, redact
 from ..core.errors import DatabaseError
 from ..core.migrate import load_migrations
-from ..core.verify import backup_database, check_schema, open_read_only, verify_database
+from ..core.verify import backup_database, check_health, restore_database, verify_database
 
 
 def health(args: argparse.Namespace) -> int:
@@ -27,12 +27,7 @@ def health(args: argparse.Namespace) -> int:
             version = health_postgres(path)
             path = redact(path)
         else:
-            conn = open_read_only(path)
-            try:
-                version = check_schema(conn)
-                conn.execute("SELECT count(*) FROM games").fetchone()
-            finally:
-                conn.close()
+            version = check_health(path)
     except (DatabaseError, sqlite3.Error) as exc:
         print(f"health: {exc}", file=sys.stderr)
         return 1
@@ -108,3 +103,32 @@ def port_db(args: argparse.Namespace) -> int:
         f"({report.changed} rows changed). Check it with: python -m bot verify-db DEST"
     )
     return 0
+
+
+def restore(args: argparse.Namespace) -> int:
+    """Put a backup in place of the database (the bot stopped), then check every game."""
+    dest = args.db or default_db()
+    if is_postgres_url(dest):
+        print(
+            "restore: this restores a SQLite file; restore PostgreSQL with pg_restore",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        done = restore_database(args.path, dest)
+    except (DatabaseError, sqlite3.Error, OSError) as exc:
+        print(f"restore: {exc}", file=sys.stderr)
+        return 2
+    print(f"restore: {args.path} is now {dest} ({done.size} bytes)")
+    if done.kept is not None:
+        print(f"restore: the database it replaced is kept as {done.kept}")
+    if done.owner is not None:
+        print(f"restore: owned by uid {done.owner[0]}, as its folder is")
+    report = verify_database(dest)
+    print(
+        f"verify-db: {report.games} games, {report.replayed} replayed, {report.actions} actions, "
+        f"{len(report.problems)} problems"
+    )
+    for problem in report.problems:
+        print(f"PROBLEM {problem}")
+    return 0 if report.ok else 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from typing import Any
 from engine import IllegalAction, Options, action_from_dict, new_game
 
 from .db.base import is_postgres_url
+from .db.sqlite import unusable
 from .errors import DatabaseError
 from .migrate import check_step
 
@@ -61,6 +63,59 @@ def check_schema(conn: sqlite3.Connection) -> int:
     except sqlite3.DatabaseError as exc:
         raise DatabaseError(f"this is not an alhambra-bot database ({exc})") from None
     return check_step(max((r[0] for r in rows), default=0))
+
+
+#: Less free space than this on the database's volume counts as full: a move takes a few pages,
+#: a checkpoint more, and a volume this full fails them soon.
+MIN_FREE_BYTES = 1 << 20
+
+
+def check_health(path: str | os.PathLike[str]) -> int:
+    """What the bot needs of its SQLite database, checked without changing it (the Docker
+    healthcheck): the file is there, its volume has room, it opens for writing, its schema is
+    ours, and a write transaction can begin and allocate pages (then rolled back). Returns the
+    schema step; raises `DatabaseError` saying, in one line, what is wrong and what to do."""
+    p = Path(path)
+    if not p.is_file():
+        raise DatabaseError(f"there is no database file at {p}")
+    free = shutil.disk_usage(p.resolve().parent).free
+    if free < MIN_FREE_BYTES:
+        raise DatabaseError(
+            f"the volume holding {p} is full ({free // 1024} KB free): moves cannot be saved"
+        )
+    try:
+        conn = sqlite3.connect(
+            p.resolve().as_uri() + "?mode=rw", uri=True, timeout=5, isolation_level=None
+        )
+    except sqlite3.Error as exc:
+        raise unusable(p, exc) from None
+    try:
+        return health_of(conn, p)
+    finally:
+        conn.close()
+
+
+def health_of(conn: sqlite3.Connection, path: str | os.PathLike[str]) -> int:
+    """`check_health` on an open connection (autocommit mode)."""
+    try:
+        conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+    except sqlite3.OperationalError as exc:  # a WAL database in a folder it cannot write
+        raise unusable(path, exc) from None
+    except sqlite3.DatabaseError as exc:
+        raise DatabaseError(f"this is not an alhambra-bot database ({exc})") from None
+    version = check_schema(conn)
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:  # a table and a row big enough to need pages of their own, on any schema step:
+            # a database at its size limit fails here
+            conn.execute("CREATE TABLE health_probe (x TEXT)")
+            conn.execute("INSERT INTO health_probe VALUES (?)", ("x" * 16384,))
+        finally:
+            if conn.in_transaction:  # SQLite ends a transaction a full database broke
+                conn.execute("ROLLBACK")
+    except sqlite3.Error as exc:
+        raise unusable(path, exc) from None
+    return version
 
 
 #: what verify-db reads of each game, the same on both engines
@@ -236,3 +291,73 @@ def backup_database(
         raise DatabaseError(f"the copy failed its integrity check: {result}")
     os.replace(tmp, dst)
     return dst.stat().st_size
+
+
+@dataclass
+class Restored:
+    size: int
+    #: where the database that was replaced was kept (None: there was none)
+    kept: Path | None
+    owner: tuple[int, int] | None
+
+
+def restore_database(backup: str | os.PathLike[str], dest: str | os.PathLike[str]) -> Restored:
+    """Put a backup in place of the database, as the bot will need it: a consistent copy (the
+    backup API, then an integrity check), owned by whoever owns the database's folder when run
+    as root (a `docker cp` or a root shell would otherwise leave a file the bot cannot write),
+    with no stale `-wal`/`-shm` files of the replaced database beside it. The replaced
+    database is kept as `NAME.before-restore`. Refuses while a bot has the database open."""
+    src, dst = Path(backup), Path(dest)
+    if not src.is_file():
+        raise DatabaseError(f"there is no backup file at {src}")
+    if dst.exists() and dst.resolve() == src.resolve():
+        raise DatabaseError("the backup and the database are the same file")
+    if not dst.parent.is_dir():
+        raise DatabaseError(f"the folder {dst.parent} does not exist")
+    reader = sqlite3.connect(src.resolve().as_uri() + "?mode=ro", uri=True)
+    try:
+        check_schema(reader)  # ours, and not newer than this bot (older ones are upgraded)
+        if dst.exists():
+            _refuse_if_open(dst)
+        tmp = dst.with_name(dst.name + ".restoring")
+        tmp.unlink(missing_ok=True)
+        writer = sqlite3.connect(tmp)
+        try:
+            reader.backup(writer)
+            writer.execute("PRAGMA journal_mode = DELETE")
+            result = writer.execute("PRAGMA quick_check").fetchone()[0]
+        finally:
+            writer.close()
+    finally:
+        reader.close()
+    if result != "ok":
+        tmp.unlink(missing_ok=True)
+        raise DatabaseError(f"the backup failed its integrity check: {result}")
+    owner = None
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        folder = dst.parent.stat()
+        owner = (folder.st_uid, folder.st_gid)
+        os.chown(tmp, *owner)
+    kept = None
+    if dst.exists():
+        kept = dst.with_name(dst.name + ".before-restore")
+        os.replace(dst, kept)
+    for stale in (Path(f"{dst}-wal"), Path(f"{dst}-shm")):
+        stale.unlink(missing_ok=True)
+    os.replace(tmp, dst)
+    return Restored(dst.stat().st_size, kept, owner)
+
+
+def _refuse_if_open(path: Path) -> None:
+    """Leaving WAL mode needs the database to itself: it fails while another connection (a
+    running bot) has it open, and is harmless otherwise (the file is about to be replaced)."""
+    conn = sqlite3.connect(path, timeout=0.5, isolation_level=None)
+    try:
+        conn.execute("PRAGMA journal_mode = DELETE").fetchone()
+        mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
+    except sqlite3.OperationalError as exc:
+        raise DatabaseError(f"{path} is in use ({exc}): stop the bot before restoring") from None
+    finally:
+        conn.close()
+    if str(mode).lower() == "wal":
+        raise DatabaseError(f"{path} is in use: stop the bot before restoring")

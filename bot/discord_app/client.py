@@ -132,16 +132,24 @@ class AlhambraBot(BaseBot):
         without sharding)."""
         return True
 
+    async def open_store(self) -> Store:
+        """Create or upgrade the database and open it: `run` does it before logging in, so a
+        new container is healthy as soon as its storage is and a database problem is told
+        before any Discord traffic; a bot started another way gets it in `setup_hook`."""
+        if self.store is None:
+            self.store = await Store.open(
+                self.settings.db_path,
+                synchronous="NORMAL" if self.settings.db_sync == "NORMAL" else "FULL",
+            )
+        return self.store
+
     async def setup_hook(self) -> None:
         # pictures and computer players go to worker processes from now on (core.workers)
         self.workers.start()
         workers.install(self.workers)
         await self.observer.start()
-        self.store = await Store.open(
-            self.settings.db_path,
-            synchronous="NORMAL" if self.settings.db_sync == "NORMAL" else "FULL",
-        )
-        service = GameService(self.store, clock=self._clock, seed_source=self._seed_source)
+        store = await self.open_store()
+        service = GameService(store, clock=self._clock, seed_source=self._seed_source)
         self._service = service
         reminders = Reminders(service, DiscordMessenger(self, service), spawn=self.spawn)
         announcer = ChannelAnnouncer(self, service, self.spawn)

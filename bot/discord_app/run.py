@@ -1,7 +1,10 @@
 """`run` and `sync`: the bot connected to Discord, until stopped.
 
-Start-up errors an operator can fix (no token, a token Discord rejects, a database this version
-cannot use) end with one line saying what to do and exit status 2.
+The database is created or upgraded before anything is sent to Discord, so a new container is
+healthy as soon as its storage is, and a database problem is told before any Discord traffic.
+Start-up errors an operator can fix end with one line saying what failed and what to do, and an
+exit status of their own (`EXIT_*`); a network that is not there yet (a container starting
+before its network, a DNS hiccup) is tried again with back-off before giving up.
 """
 
 from __future__ import annotations
@@ -11,9 +14,11 @@ import asyncio
 import contextlib
 import logging
 import signal
+import socket
 import sys
 from collections.abc import Callable
 
+import aiohttp
 import discord
 
 from ..config import ConfigError, Settings, load_settings
@@ -21,10 +26,32 @@ from ..core import errors_reporting, logs
 from ..core.errors import DatabaseError
 from .client import AlhambraBot, build_bot
 
+#: Exit statuses of `python -m bot run` and `sync` (the README lists them).
+EXIT_CONFIG = 2  # a setting is missing or malformed (DISCORD_TOKEN, ALHAMBRA_*)
+EXIT_TOKEN = 3  # Discord rejected the token
+EXIT_INTENTS = 4  # Discord refused the gateway intents
+EXIT_UNREACHABLE = 5  # Discord could not be reached, even after trying again
+EXIT_DATABASE = 6  # the database cannot be used (unwritable, newer, full)
+
 REJECTED_TOKEN = (
     "alhambra-bot: Discord rejected the token in DISCORD_TOKEN: copy it again from the "
     "Developer Portal (Bot, Reset Token)."
 )
+REFUSED_INTENTS = (
+    "alhambra-bot: Discord refused the gateway intents the bot asked for (close code 4014): "
+    "the bot needs no privileged intent, so check that DISCORD_TOKEN is this application's "
+    "bot token and that the application is not restricted in the Developer Portal."
+)
+#: Between tries to reach Discord at start-up (`Settings.startup_tries`): 1, 2, 4... seconds,
+#: at most `MAX_WAIT_S`.
+FIRST_WAIT_S = 1.0
+MAX_WAIT_S = 30.0
+
+log = logging.getLogger("alhambra")
+
+
+class Unreachable(Exception):
+    """Discord could not be reached at start-up, however many times it was tried."""
 
 
 def _settings() -> Settings | None:
@@ -48,8 +75,9 @@ def _settings() -> Settings | None:
 def run(args: argparse.Namespace) -> int:
     settings = _settings()
     if settings is None:
-        return 2
+        return EXIT_CONFIG
     token = settings.require_token()
+    tries = settings.startup_tries
 
     async def serve() -> None:
         bot = build_bot(settings)  # sharded if ALHAMBRA_SHARDS says so
@@ -58,17 +86,73 @@ def run(args: argparse.Namespace) -> int:
             with contextlib.suppress(NotImplementedError, AttributeError):
                 loop.add_signal_handler(getattr(signal, signame), _closer(bot))
         async with bot:
-            await bot.start(token)
+            await bot.open_store()  # before any Discord traffic
+            await reach_discord(tries)
+            await bot.login(token)
+            await bot.connect(reconnect=True)
 
+    return _outcome(lambda: asyncio.run(serve()))
+
+
+def _outcome(work: Callable[[], object]) -> int:
+    """Run `work`; a start-up failure an operator can fix becomes one line and its status."""
     try:
-        asyncio.run(serve())
+        work()
     except discord.LoginFailure:
         print(REJECTED_TOKEN, file=sys.stderr)
-        return 2
+        return EXIT_TOKEN
+    except discord.PrivilegedIntentsRequired:
+        print(REFUSED_INTENTS, file=sys.stderr)
+        return EXIT_INTENTS
+    except Unreachable as exc:
+        print(f"alhambra-bot: {exc}", file=sys.stderr)
+        return EXIT_UNREACHABLE
     except DatabaseError as exc:
         print(f"alhambra-bot: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_DATABASE
     return 0
+
+
+async def reach_discord(tries: int, first_wait: float = FIRST_WAIT_S) -> None:
+    """Wait until Discord's API answers (any HTTP answer will do), trying `tries` times with
+    back-off; raise `Unreachable` with the last reason if it never does. Only this asks
+    without a token, so a network that comes up late costs a few seconds, not a restart loop
+    (each failed login would count against the token)."""
+    url = f"{discord.http.Route.BASE}/gateway"
+    wait = first_wait
+    reason = ""
+    for attempt in range(1, tries + 1):
+        try:
+            timeout = aiohttp.ClientTimeout(total=15)
+            async with aiohttp.ClientSession(timeout=timeout) as session, session.get(url):
+                return
+        except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+            reason = _short(exc)
+        if attempt < tries:
+            log.warning(
+                "cannot reach Discord (%s): trying again in %.0f s (%d of %d)",
+                reason,
+                wait,
+                attempt,
+                tries,
+            )
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, MAX_WAIT_S)
+    raise Unreachable(
+        f"cannot reach Discord ({reason}), tried {tries} times: check this machine's network, "
+        "DNS and firewall (HTTPS to discord.com and gateway.discord.gg)"
+    )
+
+
+def _short(exc: BaseException) -> str:
+    """An exception in a few words: aiohttp's own are long and repeat the address."""
+    if isinstance(exc, aiohttp.ClientConnectorError):
+        if isinstance(exc.os_error, socket.gaierror):
+            return "the name does not resolve"
+        return f"connection refused or unreachable: {exc.os_error.strerror or exc.os_error}"
+    if isinstance(exc, TimeoutError):
+        return "no answer in 15 s"
+    return str(exc) or type(exc).__name__
 
 
 def _closer(bot: discord.Client) -> Callable[[], None]:
@@ -82,20 +166,20 @@ def _closer(bot: discord.Client) -> Callable[[], None]:
 def sync(args: argparse.Namespace) -> int:
     settings = _settings()
     if settings is None:
-        return 2
+        return EXIT_CONFIG
+    tries = settings.startup_tries
 
     async def push() -> None:
         # only logs in (no gateway, so no shards): whichever cluster's settings it is run with
         bot = AlhambraBot(settings, sync="force")
         try:
+            await bot.open_store()
+            await reach_discord(tries)
             await bot.login(settings.require_token())  # runs setup_hook, which syncs
         finally:
             await bot.close()
 
-    try:
-        asyncio.run(push())
-    except discord.LoginFailure:
-        print(REJECTED_TOKEN, file=sys.stderr)
-        return 2
-    print("alhambra-bot: commands synced.")
-    return 0
+    status = _outcome(lambda: asyncio.run(push()))
+    if status == 0:
+        print("alhambra-bot: commands synced.")
+    return status

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, cluster_shards, load_settings
+from bot.config import DEFAULT_STARTUP_TRIES, ConfigError, cluster_shards, load_settings
 
 
 def test_defaults_work_with_no_configuration(tmp_path: Path) -> None:
@@ -109,3 +109,11 @@ def test_bad_sharding_is_one_clear_line(tmp_path: Path, env: dict[str, str], mes
     with pytest.raises(ConfigError, match=message) as raised:
         load_settings(env, dotenv=tmp_path / ".env")
     assert "\n" not in str(raised.value)
+
+
+def test_startup_tries_are_a_small_positive_number() -> None:
+    assert load_settings({}, dotenv=None).startup_tries == DEFAULT_STARTUP_TRIES
+    assert load_settings({"ALHAMBRA_STARTUP_TRIES": "2"}, dotenv=None).startup_tries == 2
+    for bad in ("0", "many", "-1", "101"):
+        with pytest.raises(ConfigError, match="ALHAMBRA_STARTUP_TRIES"):
+            load_settings({"ALHAMBRA_STARTUP_TRIES": bad}, dotenv=None)

@@ -21,13 +21,58 @@ import os
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any, Literal
 
 import aiosqlite
 
-from ..errors import StorageFull
+from ..errors import DatabaseError, StorageFull
 from ..migrate import Migration, load_migrations, migrate, schema_version
 from .base import Conflict, Engine
+
+#: SQLite's errors about the file and its storage rather than about the SQL
+_STORAGE_ERRORS = (
+    "SQLITE_READONLY",
+    "SQLITE_CANTOPEN",
+    "SQLITE_IOERR",
+    "SQLITE_FULL",
+    "SQLITE_PERM",
+)
+
+
+def storage_problem(exc: sqlite3.Error) -> bool:
+    return str(getattr(exc, "sqlite_errorname", "")).startswith(_STORAGE_ERRORS)
+
+
+def unusable(path: str | os.PathLike[str], exc: Exception) -> DatabaseError:
+    """A database file this process cannot open or write, said in one line with what to do:
+    the usual cause is a file or folder owned by another user (a `docker cp`, a host folder
+    mounted into the container)."""
+    reason = str(exc)
+    folder = Path(path).resolve().parent
+    if "full" in reason:
+        return DatabaseError(f"cannot write {path}: {reason}. Free some space on its volume.")
+    who = f"uid {os.getuid()}" if hasattr(os, "getuid") else "this user"
+    fix = (
+        f"chown -R {os.getuid()}:{os.getgid()} {folder}"
+        if hasattr(os, "getuid")
+        else f"give this user the folder {folder}"
+    )
+    return DatabaseError(
+        f"cannot open {path} for writing ({reason}): the bot ({who}) must be able to write "
+        f"the file and its folder, where SQLite keeps its journal; {fix}"
+    )
+
+
+async def _probe_writes(conn: aiosqlite.Connection) -> None:
+    """Fail now, not at the first move, on a file this process cannot write: SQLite opens a
+    read-only file read-only without a word, and an up-to-date schema needs no write."""
+    await conn.execute("BEGIN IMMEDIATE")
+    try:
+        await conn.execute("CREATE TABLE write_probe (x INTEGER)")
+    finally:
+        if conn.in_transaction:
+            await conn.execute("ROLLBACK")
 
 
 class SqliteConn:
@@ -78,7 +123,10 @@ class SqliteDatabase:
         `synchronous="FULL"` (the default) syncs the WAL on every commit, so an acknowledged
         move survives a power cut; NORMAL survives a crash of the process but not of the machine.
         """
-        conn = await aiosqlite.connect(os.fspath(path), isolation_level=None)
+        try:
+            conn = await aiosqlite.connect(os.fspath(path), isolation_level=None)
+        except sqlite3.OperationalError as exc:
+            raise unusable(path, exc) from None
         try:
             conn.row_factory = sqlite3.Row
             await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
@@ -89,6 +137,12 @@ class SqliteDatabase:
             await conn.execute("PRAGMA foreign_keys = ON")
             if upgrade:
                 await migrate(conn, migrations if migrations is not None else load_migrations())
+            await _probe_writes(conn)
+        except sqlite3.OperationalError as exc:
+            await conn.close()
+            if not storage_problem(exc):
+                raise
+            raise unusable(path, exc) from None
         except BaseException:
             await conn.close()
             raise

@@ -89,6 +89,9 @@ class Gateway:
         #: the shard each INTERACTION_CREATE went to, by interaction id
         self.interaction_shards: dict[int, int] = {}
         self._connections: set[Connection] = set()
+        #: Discord's answer to an IDENTIFY asking for intents the application may not have
+        #: (close code 4014), as for a bot whose privileged intents are off in the portal
+        self.refuse_intents = False
 
     @property
     def session(self) -> Session | None:
@@ -206,6 +209,9 @@ class Gateway:
         self.identifies.append(d)
         if d.get("token") != self.sim.token:
             await conn.ws.close(code=4004, message=b"Authentication failed.")
+            return
+        if self.refuse_intents:
+            await conn.ws.close(code=4014, message=b"Disallowed intent(s).")
             return
         shard = d.get("shard", [0, 1])
         if not (

@@ -148,3 +148,27 @@ class ViewResult:
             player = None if current is None else self.game.at_seat(current)
             raise NotYourTurn(variant="named", name=player) if player else NotYourTurn()
         return self.view
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    """A game as it stood after its `step`-th finished turn (0: as dealt), seen by anyone: the
+    public view, no hand. `log` is the whole game's, so a step's words are `log.turns()`'s."""
+
+    log: GameLog
+    step: int
+    steps: int
+    view: SeatView
+    #: the ranking at that point, best first: (rank, seat, score)
+    ranking: list[tuple[int, int, int]]
+
+
+@dataclass(frozen=True)
+class ArchivedGame:
+    """A finished game for the archive: who played and how it ended."""
+
+    game: GameInfo
+    #: (rank, seat, score), best first
+    ranking: list[tuple[int, int, int]]
+    #: actions in its log
+    moves: int

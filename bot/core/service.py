@@ -78,7 +78,17 @@ from .records import (
     TurnNotice,
     UserSettings,
 )
-from .results import ActResult, GameLog, LogEntry, MyGame, StartResult, ViewResult, VoteOutcome
+from .results import (
+    ActResult,
+    ArchivedGame,
+    GameLog,
+    LogEntry,
+    MyGame,
+    ReplayStep,
+    StartResult,
+    ViewResult,
+    VoteOutcome,
+)
 from .store import Store, Tx
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -541,6 +551,40 @@ class GameService:
 
         setup, entries = await asyncio.to_thread(rebuild)
         return GameLog(game, setup, entries)
+
+    async def replay(self, game_id: int, step: int | None = None) -> ReplayStep:
+        """The game after its `step`-th finished turn (the last one if None; clamped to the
+        game), rebuilt from the seed and the log: what anyone may see of it then."""
+        game_log = await self.log(game_id)
+        turns = game_log.turns()
+        wanted = len(turns) if step is None else max(0, min(step, len(turns)))
+        version = 0 if wanted == 0 else turns[wanted - 1].seq
+        game = game_log.game
+        assert game.seed is not None
+        seed, players = game.seed, len(game.seats)
+        options = Options.model_validate(game.options)
+        actions = [e.action for e in game_log.entries[:version]]
+
+        def rebuild() -> Game:
+            state = new_game(players, seed, options)
+            for action in actions:
+                state.apply(action)
+            return state
+
+        state = await asyncio.to_thread(rebuild)
+        return ReplayStep(game_log, wanted, len(turns), state.view(None), state.ranking())
+
+    async def finished_games(
+        self, guild_id: int, *, user_id: int | None = None, limit: int = 10
+    ) -> list[ArchivedGame]:
+        """A server's finished games, the latest first (only `user_id`'s if given)."""
+        async with self.store.read() as tx:
+            found = await tx.finished_games(guild_id, user_id, limit)
+        out = []
+        for game, snapshot in found:
+            state = Game.from_json(snapshot)
+            out.append(ArchivedGame(game, state.ranking(), game.version))
+        return out
 
     # --- timers and settings ---------------------------------------------------------------------
 

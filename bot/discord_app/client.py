@@ -53,6 +53,7 @@ from ..turns.timers import TimerDispatcher
 from .announcer import ChannelAnnouncer
 from .context import BaseBot, report
 from .group import AlhambraCog
+from .history import HistoryCommands, ReplayButton
 from .lobby_message import LobbyButton
 from .messenger import DiscordMessenger
 from .observe import Observer, http_trace
@@ -83,6 +84,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     BoardSelect,
     ResultsButton,
     LogPageButton,
+    ReplayButton,
 )
 
 
@@ -180,6 +182,7 @@ class AlhambraBot(BaseBot):
         await self.tree.set_translator(CatalogueTranslator())
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]  # discord.py's documented hook
         await self.add_cog(AlhambraCog(self))
+        await self.add_cog(HistoryCommands(self))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.timers.start()
         if self.sync_mode == "force" or (self.sync_mode == "auto" and self.settings.cluster == 0):

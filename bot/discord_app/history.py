@@ -1,0 +1,208 @@
+"""`/alhambra-history`: what a game leaves behind, in a command of its own.
+
+`/alhambra` holds the play (21 of Discord's 25 subcommands, 3,100 of a command's 4,000
+characters), so looking back gets its own top-level command: `replay` steps through a game turn
+by turn, the table as it stood after each, and `games` lists the server's finished games (or a
+player's). Everything shown is public (the table, never a hand), in an answer only the asker
+sees, so stepping through a replay does not fill the channel.
+"""
+
+from __future__ import annotations
+
+import re
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from engine import GameStarted
+
+from ..core.errors import GameNotStarted, NoGameHere
+from ..core.records import GameInfo
+from ..core.results import ArchivedGame, ReplayStep
+from ..text import i18n
+from ..text.present import log_paragraphs, player_names, start_lines
+from .context import (
+    BaseBot,
+    acknowledge,
+    bot_of,
+    bounded,
+    handling,
+    note_game,
+    redraw,
+    reply,
+    shown_game,
+    user_locale,
+)
+from .markup import inert
+from .pictures import table_file
+from .translator import T
+
+#: games listed by `games`
+ARCHIVE_SIZE = 10
+
+
+def in_this_server(interaction: discord.Interaction, game: GameInfo) -> GameInfo:
+    """Anyone in a server may look back at its games, from any of its channels; a game of
+    another server (a forged id) is refused as if it did not exist."""
+    if interaction.guild_id is None or game.guild_id != interaction.guild_id:
+        raise NoGameHere(variant="unknown")
+    note_game(interaction, game.id, game.version)
+    return game
+
+
+def replay_text(locale: str, step: ReplayStep) -> str:
+    game = step.log.game
+    names = player_names(locale, game)
+    if step.step == 0:
+        head = i18n.t(locale, "replay.title_start", game=game.id, steps=step.steps)
+        started = next(e for e in step.log.setup if isinstance(e, GameStarted))
+        body = "\n".join(start_lines(locale, names, started))
+    else:
+        head = i18n.t(locale, "replay.title", game=game.id, step=step.step, steps=step.steps)
+        body = log_paragraphs(locale, names, step.log)[step.step - 1]
+    standing = ", ".join(f"{rank}. {names[seat]} {score}" for rank, seat, score in step.ranking)
+    return bounded(f"**{head}**\n{body}\n{i18n.t(locale, 'replay.standing', standing=standing)}")
+
+
+async def show_replay(
+    interaction: discord.Interaction, game_id: int, step: int | None, *, turn: bool = False
+) -> None:
+    """A game after its `step`-th turn (the last if None), with buttons to step through it;
+    `turn`: a button was pressed, so its message changes."""
+    locale = user_locale(interaction)
+    service = bot_of(interaction).service
+    game = in_this_server(interaction, await service.game(game_id))
+    if game.seed is None:
+        raise GameNotStarted()
+    await acknowledge(interaction, update=turn)  # checked: now the replay and its picture
+    shown = await service.replay(game.id, step)
+    picture = await table_file(shown.view, player_names(locale, game), locale)
+    ui = discord.ui.View(timeout=None)
+    targets = (
+        ("button.replay_first", 0),
+        ("button.replay_back", shown.step - 1),
+        ("button.replay_next", shown.step + 1),
+        ("button.replay_last", shown.steps),
+    )
+    for slot, (key, target) in enumerate(targets):
+        ui.add_item(
+            ReplayButton(
+                game.id,
+                max(0, min(target, shown.steps)),
+                i18n.t(locale, key),
+                disabled=not 0 <= target <= shown.steps or target == shown.step,
+                slot=slot,
+            )
+        )
+    text = replay_text(locale, shown)
+    if turn:
+        await redraw(interaction, content=text, attachments=[picture], view=ui)
+    else:
+        await reply(interaction, text, file=picture, view=ui)
+
+
+class ReplayButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"alh:r:(?P<game>\d{1,18}):(?P<step>\d{1,4}):(?P<slot>\d)",
+):
+    """Steps a replay to another turn: the custom id names the game and the step (and which of
+    the four buttons it is, as Discord wants the ids of a message to differ)."""
+
+    def __init__(
+        self,
+        game_id: int,
+        step: int,
+        label: str = "…",
+        *,
+        disabled: bool = False,
+        slot: int = 0,
+    ) -> None:
+        self.game_id, self.step = game_id, step
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"alh:r:{game_id}:{step}:{slot}",
+                disabled=disabled,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Button[discord.ui.View],
+        match: re.Match[str],
+        /,
+    ) -> ReplayButton:
+        return cls(int(match["game"]), int(match["step"]), slot=int(match["slot"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with handling(interaction, "replay:step"):
+            await show_replay(interaction, self.game_id, self.step, turn=True)
+
+
+def archive_line(locale: str, entry: ArchivedGame) -> str:
+    game = entry.game
+    names = player_names(locale, game)
+    ended = int(game.ended_at.timestamp()) if game.ended_at else 0
+    result = ", ".join(f"{rank}. {names[seat]} {score}" for rank, seat, score in entry.ranking)
+    return i18n.t(
+        locale,
+        "archive.line",
+        game=game.id,
+        when=f"<t:{ended}:d>",
+        channel=f"<#{game.channel_id}>",
+        result=result,
+        moves=entry.moves,
+    )
+
+
+@app_commands.guild_only()
+class HistoryCommands(
+    commands.GroupCog,
+    group_name="alhambra-history",
+    group_description=T("cmd.history.description"),
+):
+    """The `/alhambra-history` group."""
+
+    def __init__(self, bot: BaseBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name=T("cmd.replay.name"), description=T("cmd.replay.description"))
+    @app_commands.describe(game=T("cmd.replay.game.description"))
+    async def replay(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Range[int, 1, 10**15] | None = None,
+    ) -> None:
+        async with handling(interaction, "replay"):
+            game_id = game if game is not None else (await shown_game(interaction)).id
+            await show_replay(interaction, game_id, 0)
+
+    @app_commands.command(name=T("cmd.games.name"), description=T("cmd.games.description"))
+    @app_commands.describe(player=T("cmd.games.player.description"))
+    async def games(
+        self, interaction: discord.Interaction, player: discord.User | None = None
+    ) -> None:
+        async with handling(interaction, "games"):
+            locale = user_locale(interaction)
+            assert interaction.guild_id is not None
+            found = await bot_of(interaction).service.finished_games(
+                interaction.guild_id,
+                user_id=player.id if player is not None else None,
+                limit=ARCHIVE_SIZE,
+            )
+            title = (
+                i18n.t(locale, "archive.title_player", name=inert(player.display_name))
+                if player is not None
+                else i18n.t(locale, "archive.title")
+            )
+            if not found:
+                await reply(interaction, f"**{title}**\n{i18n.t(locale, 'archive.empty')}")
+                return
+            lines = [archive_line(locale, entry) for entry in found]
+            hint = i18n.t(locale, "archive.hint")
+            await reply(interaction, bounded(f"**{title}**\n" + "\n".join(lines) + f"\n{hint}"))

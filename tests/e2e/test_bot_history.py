@@ -1,0 +1,166 @@
+"""`/alhambra-history`: a finished game's replay, turn by turn, equals the engine's replay of
+its stored log at every step it shows; the server's archive lists its finished games; and the
+command tree, both top-level commands, keeps every Discord limit."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from fake_discord import FakeDiscord
+
+from bot.core.service import GameService
+from engine import Game, TurnEnded, Undo, new_game
+
+LABELS = ["⏮ Start", "◀ Turn before", "Next turn ▶", "End ⏭"]
+
+
+async def _finished(service: GameService, guild: int, channel: int, users: list[int]) -> int:
+    """A game of the two users played to the end through the service (quick: no Discord)."""
+    game = await service.create_game(
+        channel_id=channel, host_id=users[0], host_name="ana", guild_id=guild
+    )
+    await service.join(game.id, users[1], "bruno")
+    info = (await service.start(game.id, users[0])).game
+    rng = random.Random(game.id)
+    while info.status == "active":
+        player = info.current_player
+        assert player is not None and player.user_id is not None
+        legal = (await service.view(info.id, player.user_id)).view.legal
+        move = rng.choice([a for a in legal if not isinstance(a, Undo)] or list(legal))
+        info = (await service.act(info.id, player.user_id, move, info.version)).game
+    return game.id
+
+
+async def _engine_steps(service: GameService, game_id: int) -> list[Game]:
+    """The game after each ended turn (and as dealt), replayed here from the stored log."""
+    game = await service.game(game_id)
+    assert game.seed is not None
+    state = new_game(len(game.seats), game.seed)
+    after = [state.copy()]
+    async with service.store.read() as tx:
+        rows = await tx.actions(game_id)
+    for row in rows:
+        if any(isinstance(e, TurnEnded) for e in state.apply(row.action)):
+            after.append(state.copy())
+    return after
+
+
+def _standing(text: str) -> list[int]:
+    line = next(line for line in text.splitlines() if line.startswith("Points then:"))
+    return [int(n) for n in re.findall(r" (\d+)(?:,|$)", line)]
+
+
+async def test_a_replay_steps_through_the_game_as_the_engine_replays_it(
+    sim: FakeDiscord, run_bot, make_bot
+) -> None:
+    ana, bruno, watcher = sim.user("ana"), sim.user("bruno"), sim.user("watcher")
+    guild = sim.guild("Club", owner=ana)
+    for user in (bruno, watcher):
+        sim.member(guild, user)
+    channel = sim.channel(guild, "alhambra")
+    other = sim.channel(guild, "elsewhere")
+    async with run_bot(make_bot()) as bot:
+        game_id = await _finished(bot.service, guild.id, channel.id, [ana.id, bruno.id])
+        expected = await _engine_steps(bot.service, game_id)
+        steps = len(expected) - 1
+
+        # anyone in the server, from any channel; the answer is theirs alone
+        shown = await sim.slash(watcher, "alhambra-history replay", channel=other, game=game_id)
+        page = shown.response
+        assert page.ephemeral and page.attachment("table.png").is_png()
+        assert f"Replay of game #{game_id}: as dealt ({steps} turns in all)" in page.content
+        assert page.button_labels() == LABELS
+        assert [b["disabled"] for b in page.buttons()] == [True, True, False, False]
+
+        for step in (1, 2, 3):
+            edits = page.edits
+            await sim.click(watcher, page, "Next turn ▶")
+            await sim.wait_until(lambda edits=edits: page.edits > edits)
+            assert f"after turn {step} of {steps}" in page.content
+            assert f"__Turn {step}__" in page.content
+            ranked = sorted(expected[step].scores, reverse=True)
+            assert _standing(page.content) == ranked
+            assert page.attachment("table.png").is_png()
+
+        edits = page.edits
+        await sim.click(watcher, page, "End ⏭")
+        await sim.wait_until(lambda: page.edits > edits)
+        assert f"after turn {steps} of {steps}" in page.content
+        assert _standing(page.content) == sorted(expected[-1].scores, reverse=True)
+        assert [b["disabled"] for b in page.buttons()] == [False, False, True, True]
+
+        # a game of another server is not there (a forged button or number)
+        elsewhere = sim.guild("Other", owner=watcher)
+        outsider = await sim.slash(
+            watcher, "alhambra-history replay", channel=sim.channel(elsewhere, "x"), game=game_id
+        )
+        assert "no such game" in outsider.response.content.lower()
+
+
+async def test_the_archive_lists_the_server_s_finished_games(
+    sim: FakeDiscord, run_bot, make_bot
+) -> None:
+    ana, bruno, carla = sim.user("ana"), sim.user("bruno"), sim.user("carla")
+    guild = sim.guild("Club", owner=ana)
+    for user in (bruno, carla):
+        sim.member(guild, user)
+    channel = sim.channel(guild, "alhambra")
+    async with run_bot(make_bot()) as bot:
+        empty = await sim.slash(ana, "alhambra-history games", channel=channel)
+        assert "No finished games yet." in empty.response.content
+        first = await _finished(bot.service, guild.id, channel.id, [ana.id, bruno.id])
+        second = await _finished(bot.service, guild.id, channel.id, [carla.id, bruno.id])
+        listed = await sim.slash(ana, "alhambra-history games", channel=channel)
+        text = listed.response.content
+        assert listed.response.ephemeral
+        assert text.index(f"#{second} ") < text.index(f"#{first} ")  # the latest first
+        assert "/alhambra-history replay game:" in text
+        mine = await sim.slash(ana, "alhambra-history games", channel=channel, player=ana)
+        assert f"#{first} " in mine.response.content and f"#{second} " not in mine.response.content
+
+
+def _length(node: dict, locale: str | None) -> int:
+    """The characters Discord counts towards a command's 4,000: names, descriptions and
+    choice names and values, of the command and everything in it (in one language)."""
+
+    def text(key: str) -> str:
+        if locale is not None:
+            localized = node.get(f"{key}_localizations") or {}
+            if locale in localized:
+                return str(localized[locale])
+        return str(node.get(key) or "")
+
+    total = len(text("name")) + len(text("description"))
+    for choice in node.get("choices") or []:
+        total += len(str(choice.get("value", "")))
+        named = (choice.get("name_localizations") or {}).get(locale) if locale else None
+        total += len(named or choice.get("name", ""))
+    return total + sum(_length(option, locale) for option in node.get("options") or [])
+
+
+async def test_the_synced_commands_keep_every_discord_limit(
+    sim: FakeDiscord, run_bot, make_bot
+) -> None:
+    async with run_bot(make_bot()):
+        await sim.wait_until(lambda: sim.sync_log)
+    _, commands = sim.sync_log[-1]
+    names = sorted(c["name"] for c in commands)
+    assert names == ["alhambra", "alhambra-history"]
+    assert len(commands) <= 100
+    for command in commands:
+        locales = {None} | {
+            loc
+            for node in [command, *command.get("options", [])]
+            for loc in (node.get("name_localizations") or {})
+        }
+        for locale in locales:
+            assert _length(command, locale) <= 4000, (command["name"], locale)
+        subcommands = command.get("options") or []
+        assert len(subcommands) <= 25
+        for sub in subcommands:
+            assert len(sub.get("options") or []) <= 25
+            assert 1 <= len(sub["description"]) <= 100
+            assert re.fullmatch(r"[-_\w]{1,32}", sub["name"])
+            for localized in (sub.get("name_localizations") or {}).values():
+                assert re.fullmatch(r"[-_\w]{1,32}", localized) and localized == localized.lower()

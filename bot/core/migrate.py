@@ -44,11 +44,22 @@ def migrations_dir() -> Path:
     raise DatabaseError(f"cannot find the migrations folder next to {here}")
 
 
+#: the bot's own steps per engine, read once per process (they are part of the code)
+_OWN: dict[str, list[Migration]] = {}
+
+
 def load_migrations(folder: Path | None = None, engine: str = "sqlite") -> list[Migration]:
     """The steps of `engine` in order; their numbers must run 1, 2, 3... without gaps."""
     if engine not in ENGINES:
         raise ValueError(f"unknown database engine {engine!r}")
-    folder = folder or migrations_dir()
+    if folder is None:
+        if engine not in _OWN:
+            _OWN[engine] = _read_steps(migrations_dir(), engine)
+        return list(_OWN[engine])
+    return _read_steps(folder, engine)
+
+
+def _read_steps(folder: Path, engine: str) -> list[Migration]:
     steps: dict[str, Migration] = {}
     for path in sorted(folder.glob("*.sql")):
         m = _NAME.match(path.name)

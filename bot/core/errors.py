@@ -223,6 +223,13 @@ class Busy(ServiceError):
     default = "The bot is very busy right now: nothing changed. Please try again in a moment."
 
 
+class StatsHidden(ServiceError):
+    """A player keeps their statistics to themselves."""
+
+    code = "stats_hidden"
+    default = "{name} keeps their statistics to themselves."
+
+
 class DatabaseError(Exception):
     """The database cannot be used by this version of the bot (not a user error)."""
 

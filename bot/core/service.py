@@ -89,6 +89,7 @@ from .results import (
     ViewResult,
     VoteOutcome,
 )
+from .stats import PlayerStats, player_stats
 from .store import Store, Tx
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -116,6 +117,12 @@ def parse_action(action: Action | dict[str, Any]) -> Action:
         except (pydantic.ValidationError, ValueError, TypeError):
             raise IllegalMove("That is not a move this game understands.") from None
     return action
+
+
+#: finished games a player's statistics are counted over (the latest)
+STATS_GAMES = 200
+#: the `bot_meta` key saying a user hides their statistics from others
+_STATS_HIDDEN = "stats-hidden:{}"
 
 
 class GameService:
@@ -585,6 +592,22 @@ class GameService:
             state = Game.from_json(snapshot)
             out.append(ArchivedGame(game, state.ranking(), game.version))
         return out
+
+    async def player_stats(
+        self, user_id: int, *, guild_id: int | None = None, limit: int = STATS_GAMES
+    ) -> PlayerStats:
+        """`user_id`'s record over their latest `limit` finished games, in one server or
+        anywhere, counted from each game's replayed log (`core.stats`)."""
+        async with self.store.read() as tx:
+            ids = await tx.finished_game_ids(guild_id, user_id, limit)
+        return player_stats(user_id, [await self.log(game_id) for game_id in ids])
+
+    async def stats_hidden(self, user_id: int) -> bool:
+        return await self.meta(_STATS_HIDDEN.format(user_id)) == "1"
+
+    async def set_stats_hidden(self, user_id: int, hidden: bool) -> None:
+        """Whether others may see this user's statistics (they always see their own)."""
+        await self.set_meta(_STATS_HIDDEN.format(user_id), "1" if hidden else "0")
 
     # --- timers and settings ---------------------------------------------------------------------
 

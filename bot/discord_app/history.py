@@ -2,9 +2,10 @@
 
 `/alhambra` holds the play (21 of Discord's 25 subcommands, 3,100 of a command's 4,000
 characters), so looking back gets its own top-level command: `replay` steps through a game turn
-by turn, the table as it stood after each, and `games` lists the server's finished games (or a
-player's). Everything shown is public (the table, never a hand), in an answer only the asker
-sees, so stepping through a replay does not fill the channel.
+by turn, the table as it stood after each, `games` lists the server's finished games (or a
+player's), and `stats` is a player's record (which a player may hide from others). Everything
+shown is public (the table, never a hand), in an answer only the asker sees, so stepping through
+a replay does not fill the channel.
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from discord.ext import commands
 
 from engine import GameStarted
 
-from ..core.errors import GameNotStarted, NoGameHere
+from ..core.errors import GameNotStarted, NoGameHere, StatsHidden
 from ..core.records import GameInfo
 from ..core.results import ArchivedGame, ReplayStep
+from ..core.stats import PlayerStats
 from ..text import i18n
 from ..text.present import log_paragraphs, player_names, start_lines
 from .context import (
@@ -206,3 +208,94 @@ class HistoryCommands(
             lines = [archive_line(locale, entry) for entry in found]
             hint = i18n.t(locale, "archive.hint")
             await reply(interaction, bounded(f"**{title}**\n" + "\n".join(lines) + f"\n{hint}"))
+
+    @app_commands.command(name=T("cmd.stats.name"), description=T("cmd.stats.description"))
+    @app_commands.describe(
+        player=T("cmd.stats.player.description"),
+        everywhere=T("cmd.stats.everywhere.description"),
+        hide=T("cmd.stats.hide.description"),
+    )
+    async def stats(
+        self,
+        interaction: discord.Interaction,
+        player: discord.User | None = None,
+        everywhere: bool = False,
+        hide: bool | None = None,
+    ) -> None:
+        async with handling(interaction, "stats"):
+            locale = user_locale(interaction)
+            service = bot_of(interaction).service
+            me = interaction.user
+            if hide is not None:  # about one's own record only, whoever else was named
+                await service.set_stats_hidden(me.id, hide)
+                await reply(
+                    interaction, i18n.t(locale, "stats.hidden_now" if hide else "stats.shown_now")
+                )
+                return
+            whose = player or me
+            name = inert(whose.display_name)
+            hidden = await service.stats_hidden(whose.id)
+            if hidden and whose.id != me.id:
+                raise StatsHidden(name=name)
+            await acknowledge(interaction)  # replaying the games takes a moment
+            record = await service.player_stats(
+                whose.id, guild_id=None if everywhere else interaction.guild_id
+            )
+            text = stats_text(locale, name, record, everywhere=everywhere)
+            if hidden:
+                text += f"\n{i18n.t(locale, 'stats.is_hidden')}"
+            await reply(interaction, bounded(text))
+
+
+def _share(part: int, whole: int) -> int:
+    return round(100 * part / whole) if whole else 0
+
+
+def _duration(locale: str, seconds: float) -> str:
+    minutes = max(1, round(seconds / 60))
+    if minutes < 60:
+        return i18n.t(locale, "stats.minutes", minutes=minutes)
+    return i18n.t(locale, "stats.hours", hours=minutes // 60, minutes=minutes % 60)
+
+
+def stats_text(locale: str, name: str, stats: PlayerStats, *, everywhere: bool) -> str:
+    title = i18n.t(locale, "stats.title_everywhere" if everywhere else "stats.title", name=name)
+    if not stats.games:
+        return f"**{title}**\n{i18n.t(locale, 'stats.none')}"
+    tables = ", ".join(
+        i18n.t(locale, "stats.table", players=n, wins=wins, games=games)
+        for n, (games, wins) in sorted(stats.by_players.items())
+    )
+    rounds = " · ".join(
+        i18n.t(locale, "stats.round", round=r, points=f"{average:.1f}")
+        for r in (1, 2, 3)
+        if (average := stats.average_round(r)) is not None
+    )
+    lines = [
+        f"**{title}**",
+        i18n.t(
+            locale,
+            "stats.games",
+            games=stats.games,
+            wins=stats.wins,
+            share=_share(stats.wins, stats.games),
+        ),
+        i18n.t(locale, "stats.by_players", tables=tables),
+        i18n.t(
+            locale, "stats.points", average=f"{stats.average_points:.1f}", best=max(stats.points)
+        ),
+        i18n.t(locale, "stats.rounds", rounds=rounds),
+        i18n.t(
+            locale,
+            "stats.play",
+            wall=stats.longest_wall,
+            exact=stats.exact_purchases,
+            purchases=stats.purchases,
+            money=stats.money_taken,
+            redesigns=stats.redesigns,
+        ),
+    ]
+    median = stats.median_turn_seconds
+    if median is not None:
+        lines.append(i18n.t(locale, "stats.time", time=_duration(locale, median)))
+    return "\n".join(lines)

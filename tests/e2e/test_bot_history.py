@@ -164,3 +164,35 @@ async def test_the_synced_commands_keep_every_discord_limit(
             assert re.fullmatch(r"[-_\w]{1,32}", sub["name"])
             for localized in (sub.get("name_localizations") or {}).values():
                 assert re.fullmatch(r"[-_\w]{1,32}", localized) and localized == localized.lower()
+
+
+async def test_a_record_and_hiding_it(sim: FakeDiscord, run_bot, make_bot) -> None:
+    ana, bruno = sim.user("ana"), sim.user("bruno")
+    guild = sim.guild("Club", owner=ana)
+    sim.member(guild, bruno)
+    channel = sim.channel(guild, "alhambra")
+    async with run_bot(make_bot()) as bot:
+        game_id = await _finished(bot.service, guild.id, channel.id, [ana.id, bruno.id])
+        final = await bot.service.replay(game_id)
+        game = final.log.game
+        won = {seat.user_id for r, i, _ in final.ranking if r == 1 and (seat := game.at_seat(i))}
+
+        mine = (await sim.slash(ana, "alhambra-history stats", channel=channel)).response
+        assert mine.ephemeral and "ana's record in this server" in mine.content
+        share = 100 if ana.id in won else 0
+        assert f"Games: 1 · wins: {1 if ana.id in won else 0} ({share}%)" in mine.content
+        assert "By table: 2 players" in mine.content and "Time to move (median):" in mine.content
+
+        hid = await sim.slash(bruno, "alhambra-history stats", channel=channel, hide=True)
+        assert "hidden from others" in hid.response.content
+        refused = await sim.slash(ana, "alhambra-history stats", channel=channel, player=bruno)
+        assert "bruno keeps their statistics to themselves." in refused.response.content
+        own = await sim.slash(bruno, "alhambra-history stats", channel=channel)
+        assert "Games: 1" in own.response.content and "(hidden from others)" in own.response.content
+        await sim.slash(bruno, "alhambra-history stats", channel=channel, hide=False)
+        shown = await sim.slash(ana, "alhambra-history stats", channel=channel, player=bruno)
+        assert "bruno's record in this server" in shown.response.content
+        assert "Games: 1" in shown.response.content
+
+        elsewhere = await sim.slash(ana, "alhambra-history stats", channel=channel, everywhere=True)
+        assert "ana's record in every server" in elsewhere.response.content

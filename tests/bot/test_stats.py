@@ -1,0 +1,121 @@
+"""A player's record equals what their games say, counted here another way: the ranks of the
+final snapshots, the engine's events replayed from the stored log, the clock of each move."""
+
+from __future__ import annotations
+
+import random
+import statistics
+from datetime import timedelta
+
+from service_helpers import sqlite_only
+
+from bot.core.clock import ManualClock
+from bot.core.service import GameService
+from engine import BuildingBought, Game, ScoringHeld, TurnEnded, Undo, new_game
+
+ANA, BRUNO, CARLA = 11, 12, 13
+STEP = timedelta(seconds=30)
+
+
+async def _play(service: GameService, users: list[int], guild: int, seed: int) -> int:
+    """A whole game, every move 30 s after the one before, no undo."""
+    clock = service.clock
+    assert isinstance(clock, ManualClock)
+    game = await service.create_game(
+        channel_id=guild * 100 + seed, host_id=users[0], host_name="P0", guild_id=guild
+    )
+    for i, user in enumerate(users[1:], start=1):
+        await service.join(game.id, user, f"P{i}")
+    info = (await service.start(game.id, users[0])).game
+    rng = random.Random(seed)
+    while info.status == "active":
+        player = info.current_player
+        assert player is not None and player.user_id is not None
+        legal = (await service.view(info.id, player.user_id)).view.legal
+        move = rng.choice([a for a in legal if not isinstance(a, Undo)])
+        clock.advance(STEP)
+        info = (await service.act(info.id, player.user_id, move, info.version)).game
+    return game.id
+
+
+async def _expected(service: GameService, game_ids: list[int], user: int) -> dict[str, object]:
+    games = wins = exact = bought = wall = 0
+    rounds: dict[int, list[int]] = {}
+    actions_per_turn: list[int] = []
+    for game_id in game_ids:
+        info = await service.game(game_id)
+        seat = info.seat_of(user)
+        if seat is None:
+            continue
+        assert seat.seat is not None and info.seed is not None
+        async with service.store.read() as tx:
+            final = Game.from_json(str(await tx.snapshot(game_id)))
+            rows = await tx.actions(game_id)
+        games += 1
+        assert final.ranks is not None
+        wins += final.ranks[seat.seat] == 1
+        wall = max(wall, final.alhambra(seat.seat).longest_wall())
+        state = new_game(len(info.seats), info.seed)
+        count = 0
+        for row in rows:
+            count += 1
+            for event in state.apply(row.action):
+                if isinstance(event, BuildingBought) and event.seat == seat.seat:
+                    bought += 1
+                    exact += event.exact
+                if isinstance(event, ScoringHeld):
+                    for score in event.rows:
+                        if score.seat == seat.seat:
+                            rounds.setdefault(event.round_no, []).append(score.total)
+                if isinstance(event, TurnEnded):
+                    if event.seat == seat.seat:
+                        actions_per_turn.append(count)
+                    count = 0
+    return {
+        "games": games,
+        "wins": wins,
+        "exact": exact,
+        "bought": bought,
+        "wall": wall,
+        "rounds": rounds,
+        "median": statistics.median(actions_per_turn) * STEP.total_seconds(),
+    }
+
+
+@sqlite_only  # whole games are slow to play; the queries are the same SQL on both engines
+async def test_a_record_counts_what_the_games_say(service: GameService) -> None:
+    first = await _play(service, [ANA, BRUNO], guild=1, seed=1)
+    second = await _play(service, [BRUNO, ANA, CARLA], guild=1, seed=2)
+    third = await _play(service, [ANA, CARLA], guild=2, seed=3)  # another server
+    await _play(service, [BRUNO, CARLA], guild=1, seed=4)  # without ana
+
+    here = await service.player_stats(ANA, guild_id=1)
+    expected = await _expected(service, [first, second], ANA)
+    assert (here.games, here.wins) == (expected["games"], expected["wins"]) == (2, here.wins)
+    assert set(here.by_players) == {2, 3}
+    assert sum(g for g, _ in here.by_players.values()) == 2
+    assert (here.exact_purchases, here.purchases) == (expected["exact"], expected["bought"])
+    assert here.longest_wall == expected["wall"]
+    rounds = expected["rounds"]
+    assert isinstance(rounds, dict)
+    assert {r: sorted(p) for r, p in here.round_points.items()} == {
+        r: sorted(p) for r, p in rounds.items()
+    }
+    assert here.median_turn_seconds == expected["median"]
+    assert here.redesigns >= 0 and here.money_taken > 0
+
+    everywhere = await service.player_stats(ANA)
+    assert everywhere.games == 3
+    assert (await _expected(service, [first, second, third], ANA))["exact"] == (
+        everywhere.exact_purchases
+    )
+    nobody = await service.player_stats(999, guild_id=1)
+    assert nobody.games == 0 and nobody.median_turn_seconds is None
+
+
+async def test_a_player_may_hide_their_record(service: GameService) -> None:
+    assert not await service.stats_hidden(ANA)
+    await service.set_stats_hidden(ANA, True)
+    assert await service.stats_hidden(ANA) and not await service.stats_hidden(BRUNO)
+    await service.set_stats_hidden(ANA, False)
+    assert not await service.stats_hidden(ANA)

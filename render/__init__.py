@@ -11,6 +11,7 @@ Cell codes (`cell_code`, `parse_cell_code`) are what commands and select menus a
 from . import fonts, sprites, symbols, text
 from .alhambra import AlhambraLayout, alhambra_image, alhambra_layout, marked_cells, render_alhambra
 from .cells import cell_code, parse_cell_code
+from .growth import render_growth
 from .hand import hand_image, render_hand
 from .scores import points_image, render_points, render_scores, scores_image
 from .table import render_table, table_image
@@ -55,6 +56,7 @@ __all__ = [
     "parse_cell_code",
     "points_image",
     "render_alhambra",
+    "render_growth",
     "render_hand",
     "render_points",
     "render_scores",

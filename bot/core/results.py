@@ -172,3 +172,12 @@ class ArchivedGame:
     ranking: list[tuple[int, int, int]]
     #: actions in its log
     moves: int
+
+
+@dataclass(frozen=True)
+class Growth:
+    """The frames of the results' animation: each player's Alhambra (cell -> tile id, the
+    fountain 0) after the turn numbered alongside."""
+
+    frames: list[list[dict[tuple[int, int], int]]]
+    turns: list[int]

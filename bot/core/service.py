@@ -82,6 +82,7 @@ from .results import (
     ActResult,
     ArchivedGame,
     GameLog,
+    Growth,
     LogEntry,
     MyGame,
     ReplayStep,
@@ -592,6 +593,42 @@ class GameService:
             state = Game.from_json(snapshot)
             out.append(ArchivedGame(game, state.ranking(), game.version))
         return out
+
+    async def growth(self, game_id: int) -> Growth:
+        """Every player's Alhambra after each finished turn (and as dealt), rebuilt from the
+        log, keeping only the turns that changed one (and the last): the frames of the
+        results' animation."""
+        game_log = await self.log(game_id)
+        game = game_log.game
+        assert game.seed is not None
+        seed, players = game.seed, len(game.seats)
+        options = Options.model_validate(game.options)
+        actions = [e.action for e in game_log.entries]
+
+        def rebuild() -> Growth:
+            state = new_game(players, seed, options)
+
+            def grids() -> list[dict[tuple[int, int], int]]:
+                return [
+                    {(0, 0): 0} | {(c[0], c[1]): t for c, t in state.alhambra(s).tiles.items()}
+                    for s in range(players)
+                ]
+
+            frames, turns = [grids()], [0]
+            turn = 0
+            for action in actions:
+                if any(isinstance(e, TurnEnded) for e in state.apply(action)):
+                    turn += 1
+                    now = grids()
+                    if now != frames[-1]:
+                        frames.append(now)
+                        turns.append(turn)
+            if turns[-1] != turn:
+                frames.append(grids())
+                turns.append(turn)
+            return Growth(frames, turns)
+
+        return await asyncio.to_thread(rebuild)
 
     async def player_stats(
         self, user_id: int, *, guild_id: int | None = None, limit: int = STATS_GAMES

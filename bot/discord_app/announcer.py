@@ -18,7 +18,7 @@ from ..text.present import player_names, results_lines, told_lines, untold
 from ..turns.ports import Spawn
 from ..turns.reminders import notice_for
 from .markup import inert, pinging, place_of, public_names
-from .pictures import scores_file
+from .pictures import growth_file, scores_file
 from .results_message import results_buttons
 from .turn_message import turn_message
 
@@ -90,9 +90,16 @@ class ChannelAnnouncer:
             sheet = await scores_file(
                 public, player_names(locale, game), locale, detail=held[-1] if held else None
             )
+            files = [sheet]
+            if state.is_over:  # and every Alhambra growing, turn by turn
+                try:
+                    growth = await self.service.growth(game.id)
+                    files.append(await growth_file(growth, player_names(locale, game), locale))
+                except Exception:  # a nicety: it never holds the results back
+                    log.exception("the growth animation of game %s failed", game.id)
             await channel.send(
                 "\n".join(lines)[:2000],
-                file=sheet,
+                files=files,
                 allowed_mentions=discord.AllowedMentions.none(),
                 **extra,
             )

@@ -14,6 +14,7 @@ import render
 from engine import SeatView
 
 from ..core import metrics, workers
+from ..core.results import Growth
 from ..text import i18n
 from ..text.alt import alhambra_alt, hand_alt, points_alt, scores_alt, table_alt
 from ..text.menus import PanelSpec, panel_picture
@@ -23,6 +24,7 @@ SCORES_FILE = "scores.png"
 ALHAMBRA_FILE = "alhambra.png"
 HAND_FILE = "hand.png"
 POINTS_FILE = "points.png"
+GROWTH_FILE = "growth.webp"
 
 
 def _timed(kind: str) -> Callable[[float], None]:
@@ -31,6 +33,22 @@ def _timed(kind: str) -> Callable[[float], None]:
 
 def _file(png: bytes, name: str, description: str) -> discord.File:
     return discord.File(io.BytesIO(png), filename=name, description=description)
+
+
+async def growth_file(growth: Growth, names: list[str], locale: str) -> discord.File:
+    """Every Alhambra growing turn by turn (animated WebP), for the results message."""
+    data = await workers.current().run(
+        _timed("growth"),
+        render.render_growth,
+        growth.frames,
+        names,
+        turn_label=i18n.t(locale, "results.growth_turn"),
+        turns=growth.turns,
+    )
+    alt = i18n.t(
+        locale, "results.growth_alt", names=i18n.join(locale, names), turns=growth.turns[-1]
+    )
+    return _file(data, GROWTH_FILE, alt)
 
 
 async def table_file(view: SeatView, names: list[str], locale: str) -> discord.File:

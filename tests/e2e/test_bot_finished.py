@@ -4,16 +4,19 @@ game runs in the channel, after a restart and while a new game gathers players."
 
 from __future__ import annotations
 
+import io
 import re
 import sqlite3
 
 from fake_discord import FakeDiscord
 from fake_discord.models import Message
+from PIL import Image
 from players import Table, open_game, play_to_the_end, stored_game
 
 from bot.text import i18n
 from engine import Options, TurnEnded, new_game
 from engine.actions import action_from_json
+from render.growth import MAX_FRAMES
 
 COMPONENT = 2
 
@@ -97,6 +100,16 @@ async def test_the_results_show_the_finished_game(sim, run_bot, make_bot, db_pat
         # anyone in the channel, player or not, may look
         sheet = await sim.click(watcher, results, "Score sheet")
         assert sheet.ephemeral and sheet.response.attachment("scores.png").is_png()
+
+        # every Alhambra growing, turn by turn: an animation Discord plays inline
+        growth = results.attachment("growth.webp")
+        with Image.open(io.BytesIO(growth.data)) as animation:
+            assert animation.format == "WEBP" and animation.is_animated
+            frames = await bot.service.growth(game_id)
+            assert animation.n_frames == min(len(frames.frames), MAX_FRAMES) > 10
+            assert frames.turns[-1] == ended_turns(db_path, game_id)
+        assert len(growth.data) < 8 * 1024 * 1024  # well under Discord's upload limit
+        assert "growing, turn by turn" in growth.description
 
         # one Alhambra at a time, large enough to read, with a menu of every player
         boards = await sim.click(watcher, results, "Every Alhambra")

@@ -227,7 +227,8 @@ class StatsHidden(ServiceError):
     """A player keeps their statistics to themselves."""
 
     code = "stats_hidden"
-    default = "{name} keeps their statistics to themselves."
+    default = "That player keeps their statistics to themselves."
+    variants = {"named": "{name} keeps their statistics to themselves."}
 
 
 class DatabaseError(Exception):

@@ -236,7 +236,7 @@ class HistoryCommands(
             name = inert(whose.display_name)
             hidden = await service.stats_hidden(whose.id)
             if hidden and whose.id != me.id:
-                raise StatsHidden(name=name)
+                raise StatsHidden(variant="named", name=name)
             await acknowledge(interaction)  # replaying the games takes a moment
             record = await service.player_stats(
                 whose.id, guild_id=None if everywhere else interaction.guild_id

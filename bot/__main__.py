@@ -11,6 +11,7 @@ python -m bot backup PATH        write a consistent copy of the database to PATH
 python -m bot restore BACKUP     put a backup in place of the database (the bot stopped)
 python -m bot health [PATH]      exit 0 if the database can be written and its schema is current
 python -m bot port-db SRC DST    copy a SQLite database into PostgreSQL (re-runnable)
+python -m bot ratings --rebuild  recompute every server's ratings from its rated games' results
 python -m bot play               a game in the terminal against computer players (no Discord)
 python -m bot simulate           computer-only games: win shares, scores, time per game
 """
@@ -110,6 +111,16 @@ def build_parser() -> argparse.ArgumentParser:
     port.add_argument("source", metavar="SRC", help="the SQLite database file")
     port.add_argument("dest", metavar="DST", help="postgresql://user[:password]@host/dbname")
     port.set_defaults(func=database.port_db)
+
+    ratings = commands.add_parser(
+        "ratings",
+        help="recompute the ratings from the rated games' results (--rebuild)",
+        description="With --rebuild, every server's ratings are recomputed from the results of "
+        "its rated games, in the order they ended (one transaction; safe while the bot runs).",
+    )
+    ratings.add_argument("--rebuild", action="store_true", help="recompute them now")
+    _database_argument(ratings)
+    ratings.set_defaults(func=database.ratings)
 
     play = commands.add_parser(
         "play",

@@ -8,6 +8,7 @@ on PostgreSQL (`postgresql://...`), one connection of their own (`core.db.postgr
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sqlite3
 import sys
 
@@ -15,6 +16,8 @@ from ..config import default_db
 from ..core.db import is_postgres_url, redact
 from ..core.errors import DatabaseError
 from ..core.migrate import load_migrations
+from ..core.service import GameService
+from ..core.store import Store
 from ..core.verify import backup_database, check_health, restore_database, verify_database
 
 
@@ -132,3 +135,26 @@ def restore(args: argparse.Namespace) -> int:
     for problem in report.problems:
         print(f"PROBLEM {problem}")
     return 0 if report.ok else 1
+
+
+def ratings(args: argparse.Namespace) -> int:
+    """`ratings --rebuild`: every server's ratings recomputed from its rated games."""
+    if not args.rebuild:
+        print("ratings: nothing to do; --rebuild recomputes them", file=sys.stderr)
+        return 2
+    target = args.path or default_db()
+
+    async def rebuild() -> int:
+        store = await Store.open(target)
+        try:
+            return await GameService(store).rebuild_ratings()
+        finally:
+            await store.close()
+
+    try:
+        counted = asyncio.run(rebuild())
+    except DatabaseError as exc:
+        print(f"ratings: {exc}", file=sys.stderr)
+        return 2
+    print(f"ratings: rebuilt from {counted} rated games in {redact(str(target))}")
+    return 0

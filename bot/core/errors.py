@@ -223,6 +223,16 @@ class Busy(ServiceError):
     default = "The bot is very busy right now: nothing changed. Please try again in a moment."
 
 
+class RatedNeedsPeople(ServiceError):
+    """A rated game is between people: no computer player sits in one."""
+
+    code = "rated_people"
+    default = (
+        "This game is rated, so every seat is a person's: computer players cannot join it. "
+        "Open an unrated game to play against them."
+    )
+
+
 class StatsHidden(ServiceError):
     """A player keeps their statistics to themselves."""
 

@@ -37,6 +37,7 @@ TABLES = (
     "channel_nudges",
     "missed_deadlines",
     "votes",
+    "ratings",
 )
 #: tables whose ids come from an identity column
 IDENTITIES = ("games", "timers")

@@ -66,6 +66,8 @@ class GameInfo:
     turn_deadline_s: int | None
     #: in join order
     seats: tuple[SeatInfo, ...]
+    #: the host chose a rated game (rated at its end if every seat is then a person)
+    rated: bool = False
 
     @property
     def is_open(self) -> bool:

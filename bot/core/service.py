@@ -65,8 +65,10 @@ from .errors import (
     NotSilent,
     NotYourTurn,
     Outdated,
+    RatedNeedsPeople,
     ServiceError,
 )
+from .ratings import Rating, rate
 from .records import (
     TURN_NOTICES,
     DeadlineRules,
@@ -182,6 +184,7 @@ class GameService:
         options: Options | dict[str, Any] | None = None,
         max_players: int = MAX_PLAYERS,
         deadline_rules: DeadlineRules | None = None,
+        rated: bool = False,
     ) -> GameInfo:
         """Open a lobby in a channel; the host takes the first place at the table. The deadline
         rules, if any, are stored in the same transaction."""
@@ -206,6 +209,8 @@ class GameService:
                 )
                 if deadline_rules is not None:
                     await tx.set_deadline_rules(game_id, deadline_rules, now)
+                if rated:
+                    await tx.set_rated(game_id, True, now)
                 return await _need_game(tx, game_id)
         except Conflict:
             # The one-open-game-per-channel index caught a race with another process.
@@ -231,6 +236,8 @@ class GameService:
         async with self.store.write() as tx:
             game = await _need_lobby(tx, game_id)
             _need_host(game, user_id)
+            if game.rated:
+                raise RatedNeedsPeople()
             _need_room(game)
             if name is not None:
                 label = clean_name(name)
@@ -410,6 +417,8 @@ class GameService:
             )
             if not saved:
                 raise Outdated()
+            if state.is_over and game.rated and state.ranks is not None:
+                await _rate(tx, game, state.ranks, now)
             # any move ends a wait for the confirmation (an undo, the confirmation itself)
             await tx.delete_timers_of(game_id, ("end_turn",))
             held = hold is not None and not ended and state.phase == "confirm"
@@ -629,6 +638,34 @@ class GameService:
             return Growth(frames, turns)
 
         return await asyncio.to_thread(rebuild)
+
+    async def set_rated(self, game_id: int, user_id: int, rated: bool) -> GameInfo:
+        """The host makes their lobby rated (or not): its result will move the server's
+        ratings if every seat is a person when it ends."""
+        async with self.store.write() as tx:
+            game = await _need_lobby(tx, game_id)
+            if game.host_id != user_id:
+                raise NotHost()
+            await tx.set_rated(game_id, rated, self._now())
+            return await _need_game(tx, game_id)
+
+    async def leaderboard(self, guild_id: int, limit: int = 10) -> list[tuple[int, Rating]]:
+        """The server's rated players, best first (by skill less three uncertainties)."""
+        async with self.store.read() as tx:
+            return await tx.leaderboard(guild_id, limit)
+
+    async def rebuild_ratings(self) -> int:
+        """Every server's ratings recomputed from the results of its rated games, in the
+        order they ended; returns how many games were counted."""
+        now = self._now()
+        async with self.store.write() as tx:
+            await tx.clear_ratings()
+            counted = 0
+            for game, snapshot in await tx.rated_results():
+                ranks = Game.from_json(snapshot).ranks
+                if ranks is not None and await _rate(tx, game, ranks, now):
+                    counted += 1
+            return counted
 
     async def player_stats(
         self, user_id: int, *, guild_id: int | None = None, limit: int = STATS_GAMES
@@ -1020,6 +1057,18 @@ class GameService:
 
 
 # --- checks shared by the use cases ------------------------------------------------------------
+
+
+async def _rate(tx: Tx, game: GameInfo, ranks: tuple[int, ...], now: datetime) -> bool:
+    """Move the server's ratings by a rated game's result, if every seat is a person; returns
+    whether it did. Ranks are per engine seat."""
+    seats = sorted(game.seats, key=lambda s: s.seat if s.seat is not None else -1)
+    if game.guild_id is None or any(s.user_id is None or s.seat is None for s in seats):
+        return False
+    players = [s.user_id for s in seats if s.user_id is not None]
+    current = await tx.ratings(game.guild_id, players)
+    await tx.save_ratings(game.guild_id, rate(players, list(ranks), current), now)
+    return True
 
 
 async def _need_game(tx: Tx, game_id: int) -> GameInfo:

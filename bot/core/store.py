@@ -22,6 +22,7 @@ from .clock import at_ms, from_ms, to_ms
 from .db.base import Conn, Database, Row, is_postgres_url
 from .db.sqlite import SqliteDatabase
 from .migrate import Migration
+from .ratings import Rating
 from .records import (
     ActionRow,
     DeadlineRules,
@@ -38,7 +39,7 @@ from .records import (
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, options, max_players, seed, version, "
     "current_seat, created_at, updated_at, started_at, ended_at, turn_started_at, "
-    "turn_deadline_s"
+    "turn_deadline_s, rated"
 )
 
 
@@ -178,6 +179,7 @@ class Tx:
             ended_at=from_ms(row["ended_at"]),
             turn_started_at=from_ms(row["turn_started_at"]),
             turn_deadline_s=row["turn_deadline_s"],
+            rated=bool(row["rated"]),
             seats=tuple(
                 SeatInfo(
                     join_order=s["join_order"],
@@ -517,6 +519,59 @@ class Tx:
 
     async def delete_timer(self, timer_id: int) -> bool:
         return await self.run("DELETE FROM timers WHERE id = ?", (timer_id,)) == 1
+
+    # --- ratings --------------------------------------------------------------------------------
+
+    async def set_rated(self, game_id: int, rated: bool, now: datetime) -> bool:
+        """Rated or not, while the game is a lobby."""
+        return (
+            await self.run(
+                "UPDATE games SET rated = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
+                (int(rated), to_ms(now), game_id),
+            )
+            == 1
+        )
+
+    async def ratings(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, Rating]:
+        wanted = tuple(user_ids)
+        if not wanted:
+            return {}
+        marks = ", ".join("?" for _ in wanted)
+        rows = await self.rows(
+            f"SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? "
+            f"AND user_id IN ({marks})",
+            (guild_id, *wanted),
+        )
+        return {int(r[0]): Rating(float(r[1]), float(r[2]), int(r[3])) for r in rows}
+
+    async def save_ratings(self, guild_id: int, ratings: dict[int, Rating], now: datetime) -> None:
+        for user_id, rating in ratings.items():
+            await self.run(
+                "INSERT INTO ratings (guild_id, user_id, mu, sigma, games, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, user_id) DO UPDATE SET "
+                "mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
+                "updated_at = excluded.updated_at",
+                (guild_id, user_id, rating.mu, rating.sigma, rating.games, to_ms(now)),
+            )
+
+    async def leaderboard(self, guild_id: int, limit: int) -> list[tuple[int, Rating]]:
+        rows = await self.rows(
+            "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? "
+            "ORDER BY mu - 3 * sigma DESC, user_id LIMIT ?",
+            (guild_id, limit),
+        )
+        return [(int(r[0]), Rating(float(r[1]), float(r[2]), int(r[3]))) for r in rows]
+
+    async def rated_results(self) -> list[tuple[GameInfo, str]]:
+        """Every finished rated game with its final snapshot, in the order they ended."""
+        rows = await self.rows(
+            f"SELECT {_GAME_COLUMNS}, snapshot FROM games WHERE status = 'finished' "
+            "AND rated = 1 ORDER BY ended_at, id"
+        )
+        return [(await self._with_seats(r), str(r["snapshot"])) for r in rows]
+
+    async def clear_ratings(self) -> int:
+        return await self.run("DELETE FROM ratings")
 
     # --- leases: work one process at a time may do ----------------------------------------------
 

@@ -209,6 +209,32 @@ class HistoryCommands(
             hint = i18n.t(locale, "archive.hint")
             await reply(interaction, bounded(f"**{title}**\n" + "\n".join(lines) + f"\n{hint}"))
 
+    @app_commands.command(
+        name=T("cmd.leaderboard.name"), description=T("cmd.leaderboard.description")
+    )
+    async def leaderboard(self, interaction: discord.Interaction) -> None:
+        async with handling(interaction, "leaderboard"):
+            locale = user_locale(interaction)
+            assert interaction.guild_id is not None
+            board = await bot_of(interaction).service.leaderboard(interaction.guild_id)
+            title = f"**{i18n.t(locale, 'leaderboard.title')}**"
+            if not board:
+                await reply(interaction, f"{title}\n{i18n.t(locale, 'leaderboard.empty')}")
+                return
+            lines = [
+                i18n.t(
+                    locale,
+                    "leaderboard.line",
+                    rank=rank,
+                    name=f"<@{user_id}>",  # a reply only they see: names, never a ping
+                    rating=f"{rating.ordinal:.1f}",
+                    games=rating.games,
+                )
+                for rank, (user_id, rating) in enumerate(board, start=1)
+            ]
+            note = i18n.t(locale, "leaderboard.note")
+            await reply(interaction, bounded("\n".join([title, *lines, note])))
+
     @app_commands.command(name=T("cmd.stats.name"), description=T("cmd.stats.description"))
     @app_commands.describe(
         player=T("cmd.stats.player.description"),

@@ -140,6 +140,7 @@ class LobbyCommands(commands.Cog):
         missed_deadlines=T("cmd.new.missed_deadlines.description"),
         vacation=T("cmd.new.vacation.description"),
         thread=T("cmd.new.thread.description"),
+        rated=T("cmd.new.rated.description"),
     )
     @app_commands.choices(
         deadline=[
@@ -171,6 +172,7 @@ class LobbyCommands(commands.Cog):
         missed_deadlines: app_commands.Range[int, 0, 20] = 3,
         vacation: str = "pause",
         thread: bool = True,
+        rated: bool = False,
     ) -> None:
         async with handling(interaction, "new"):
             rules = DeadlineRules(
@@ -194,9 +196,11 @@ class LobbyCommands(commands.Cog):
                     opening = opening_line(locale, host, holes, max_players, deadline)
                     home, why = await open_thread(interaction, opening, thread_name(locale, host))
             if home is None:
-                game = await self._lobby_here(interaction, channel_id, holes, max_players, rules)
+                game = await self._lobby_here(
+                    interaction, channel_id, holes, max_players, rules, rated
+                )
             else:
-                game = await self._lobby_in(interaction, home, holes, max_players, rules)
+                game = await self._lobby_in(interaction, home, holes, max_players, rules, rated)
             await self.bot.service.set_game_locale(game.id, locale)
             if home is not None:
                 link = jump_link(interaction.guild_id, home.id)
@@ -214,6 +218,7 @@ class LobbyCommands(commands.Cog):
         holes: str,
         max_players: int,
         rules: DeadlineRules,
+        rated: bool,
     ) -> GameInfo:
         game = await self.bot.service.create_game(
             channel_id=channel_id,
@@ -223,6 +228,7 @@ class LobbyCommands(commands.Cog):
             options={"holes": holes},
             max_players=max_players,
             deadline_rules=rules,
+            rated=rated,
         )
         note_game(interaction, game.id, game.version)
         return game
@@ -234,11 +240,12 @@ class LobbyCommands(commands.Cog):
         holes: str,
         max_players: int,
         rules: DeadlineRules,
+        rated: bool,
     ) -> GameInfo:
         """The game in the channel the command was used in, its lobby the command's answer
         (the opening line turned into it, if one was posted for a thread that failed)."""
         try:
-            game = await self._create(interaction, channel_id, holes, max_players, rules)
+            game = await self._create(interaction, channel_id, holes, max_players, rules, rated)
         except Exception:
             if interaction.response.is_done():  # the channel has a game already, say
                 await take_back(interaction, None)
@@ -263,12 +270,13 @@ class LobbyCommands(commands.Cog):
         holes: str,
         max_players: int,
         rules: DeadlineRules,
+        rated: bool,
     ) -> GameInfo:
         """The game in its new thread, with its lobby posted there. If either fails, the game
         is closed and the thread and opening line taken back: no game is left bound to a thread
         nobody can find, nor a thread without its game."""
         try:
-            game = await self._create(interaction, home.id, holes, max_players, rules)
+            game = await self._create(interaction, home.id, holes, max_players, rules, rated)
         except Exception:
             await take_back(interaction, home)
             raise

@@ -39,6 +39,7 @@ def lobby_embed(game: GameInfo, locale: str) -> discord.Embed:
             i18n.t(locale, "lobby.host", name=host),
             i18n.t(locale, f"lobby.rule.{game.options.get('holes', 'classic')}"),
             i18n.t(locale, "lobby.deadline", deadline=_deadline(game, locale)),
+            *([i18n.t(locale, "lobby.rated")] if game.rated else []),
             "",
             i18n.t(locale, "lobby.hint"),
         ]

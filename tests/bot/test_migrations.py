@@ -236,6 +236,12 @@ def _seed_level_8(conn: sqlite3.Connection) -> dict[str, object]:
     return {}
 
 
+def _seed_level_9(conn: sqlite3.Connection) -> dict[str, object]:
+    conn.execute("UPDATE games SET rated = 1 WHERE id = 3")
+    conn.execute("INSERT INTO ratings VALUES (5, 1, 27.5, 7.5, 1, 9800)")
+    return {}
+
+
 SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
     1: _seed_level_1,
     2: _seed_level_2,
@@ -245,6 +251,7 @@ SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
     6: _seed_level_6,
     7: _seed_level_7,
     8: _seed_level_8,
+    9: _seed_level_9,
 }
 
 

@@ -15,10 +15,12 @@ from engine import Game, TurnEnded, Undo, new_game
 LABELS = ["⏮ Start", "◀ Turn before", "Next turn ▶", "End ⏭"]
 
 
-async def _finished(service: GameService, guild: int, channel: int, users: list[int]) -> int:
+async def _finished(
+    service: GameService, guild: int, channel: int, users: list[int], *, rated: bool = False
+) -> int:
     """A game of the two users played to the end through the service (quick: no Discord)."""
     game = await service.create_game(
-        channel_id=channel, host_id=users[0], host_name="ana", guild_id=guild
+        channel_id=channel, host_id=users[0], host_name="ana", guild_id=guild, rated=rated
     )
     await service.join(game.id, users[1], "bruno")
     info = (await service.start(game.id, users[0])).game
@@ -196,3 +198,38 @@ async def test_a_record_and_hiding_it(sim: FakeDiscord, run_bot, make_bot) -> No
 
         elsewhere = await sim.slash(ana, "alhambra-history stats", channel=channel, everywhere=True)
         assert "ana's record in every server" in elsewhere.response.content
+
+
+async def test_a_rated_game_and_the_leaderboard(sim: FakeDiscord, run_bot, make_bot) -> None:
+    ana, bruno = sim.user("ana"), sim.user("bruno")
+    guild = sim.guild("Club", owner=ana)
+    sim.member(guild, bruno)
+    channel = sim.channel(guild, "alhambra")
+    async with run_bot(make_bot()) as bot:
+        empty = await sim.slash(ana, "alhambra-history leaderboard", channel=channel)
+        assert "No rated games have ended here yet" in empty.response.content
+
+        opened = await sim.slash(ana, "alhambra new", channel=channel, rated=True, thread=False)
+        lobby = opened.response
+        assert "Rated: the result moves this server's ratings" in lobby.embeds[0]["description"]
+        refused = await sim.slash(ana, "alhambra add-bot", channel=channel, level="easy")
+        assert "computer players cannot join it" in refused.response.content
+        game = await bot.service.game_in_channel(channel.id)
+        assert game.rated
+        await bot.service.abandon(game.id, ana.id)
+
+        game_id = await _finished(bot.service, guild.id, channel.id, [ana.id, bruno.id])
+        assert not (await bot.service.game(game_id)).rated  # unrated: nobody ranked
+        assert await bot.service.leaderboard(guild.id) == []
+        rated = await bot.service.create_game(
+            channel_id=channel.id, host_id=ana.id, host_name="ana", guild_id=guild.id, rated=True
+        )
+        await bot.service.abandon(rated.id, ana.id)  # abandoned before it started: nothing
+        assert await bot.service.leaderboard(guild.id) == []
+
+        await _finished(bot.service, guild.id, channel.id, [ana.id, bruno.id], rated=True)
+        board = (await sim.slash(bruno, "alhambra-history leaderboard", channel=channel)).response
+        assert board.ephemeral and "Leaderboard of this server" in board.content
+        lines = [line for line in board.content.splitlines() if line[:2] in ("1.", "2.")]
+        assert len(lines) == 2 and all("(1 games)" in line for line in lines)
+        assert {f"<@{ana.id}>", f"<@{bruno.id}>"} <= set(" ".join(lines).replace(":", " ").split())

@@ -228,7 +228,7 @@ class HistoryCommands(
                     rank=rank,
                     name=f"<@{user_id}>",  # a reply only they see: names, never a ping
                     rating=f"{rating.ordinal:.1f}",
-                    games=rating.games,
+                    count=rating.games,
                 )
                 for rank, (user_id, rating) in enumerate(board, start=1)
             ]
@@ -280,7 +280,7 @@ def _share(part: int, whole: int) -> int:
 def _duration(locale: str, seconds: float) -> str:
     minutes = max(1, round(seconds / 60))
     if minutes < 60:
-        return i18n.t(locale, "stats.minutes", minutes=minutes)
+        return i18n.t(locale, "stats.minutes", count=minutes)
     return i18n.t(locale, "stats.hours", hours=minutes // 60, minutes=minutes % 60)
 
 

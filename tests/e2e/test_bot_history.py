@@ -231,5 +231,5 @@ async def test_a_rated_game_and_the_leaderboard(sim: FakeDiscord, run_bot, make_
         board = (await sim.slash(bruno, "alhambra-history leaderboard", channel=channel)).response
         assert board.ephemeral and "Leaderboard of this server" in board.content
         lines = [line for line in board.content.splitlines() if line[:2] in ("1.", "2.")]
-        assert len(lines) == 2 and all("(1 games)" in line for line in lines)
+        assert len(lines) == 2 and all("(1 game)" in line for line in lines)
         assert {f"<@{ana.id}>", f"<@{bruno.id}>"} <= set(" ".join(lines).replace(":", " ").split())

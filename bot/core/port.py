@@ -38,6 +38,7 @@ TABLES = (
     "missed_deadlines",
     "votes",
     "ratings",
+    "forfeits",
 )
 #: tables whose ids come from an identity column
 IDENTITIES = ("games", "timers")

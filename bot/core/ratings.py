@@ -44,3 +44,22 @@ def rate(
         p: Rating(team[0].mu, team[0].sigma, old.games + 1)
         for p, team, old in zip(players, after, before, strict=True)
     }
+
+
+def rated_result(
+    people: Mapping[int, int], ranks: Sequence[int] | None, forfeited: Mapping[int, int]
+) -> tuple[list[int], list[int]] | None:
+    """Who a rated game ranks, and where: `people` (engine seat -> user id) are the persons
+    seated at its end, ranked by the engine's `ranks` (per seat) if the game finished, tied
+    first if it was abandoned; `forfeited` (user id -> seat) lost their seat to the deadlines
+    or a vote, or ended the running game themselves (then still seated), and are tied last.
+    None when the game says nothing about anyone's skill (everyone tied: an abandoned game
+    nobody forfeited, or every person gone). Players are in seat order, so the result is the
+    same whenever it is computed."""
+    kept = sorted((seat, user) for seat, user in people.items() if user not in forfeited)
+    placed = [(user, ranks[seat] if ranks is not None else 1) for seat, user in kept]
+    last = max((rank for _, rank in placed), default=0) + 1
+    placed += [(user, last) for user, _ in sorted(forfeited.items(), key=lambda f: f[1])]
+    if len({rank for _, rank in placed}) < 2:
+        return None
+    return [user for user, _ in placed], [rank for _, rank in placed]

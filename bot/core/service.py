@@ -68,7 +68,7 @@ from .errors import (
     RatedNeedsPeople,
     ServiceError,
 )
-from .ratings import Rating, rate
+from .ratings import Rating, rate, rated_result
 from .records import (
     TURN_NOTICES,
     DeadlineRules,
@@ -482,15 +482,28 @@ class GameService:
     # --- running games -------------------------------------------------------------------------
 
     async def abandon(self, game_id: int, user_id: int, *, is_manager: bool = False) -> GameInfo:
-        """End a lobby or a running game without a result: its host or a server manager."""
+        """End a lobby or a running game without a result: its host or a server manager. A
+        player who ends a running game loses their seat in it (`forfeits`), which a rated game
+        counts as last place, the others sharing first."""
+        now = self._now()
         async with self.store.write() as tx:
             game = await _need_game(tx, game_id)
             if not game.is_open:
                 raise _over(game)
             if user_id != game.host_id and not is_manager:
                 raise NotHost(variant="abandon")
-            await tx.end_game(game_id, "abandoned", self._now())
+            mine = game.seat_of(user_id)
+            if game.status == "active" and mine is not None and mine.seat is not None:
+                await tx.forfeit(game_id, mine.seat, user_id, "abandoned", now)
+            await tx.end_game(game_id, "abandoned", now)
+            if game.status == "active" and game.rated:
+                await _rate(tx, game, None, now)
             return await _need_game(tx, game_id)
+
+    async def forfeits(self, game_id: int) -> dict[int, int]:
+        """Who lost their seat in a game (to deadlines, a vote, or by ending it): user -> seat."""
+        async with self.store.read() as tx:
+            return await tx.forfeits(game_id)
 
     async def my_games(self, user_id: int) -> list[MyGame]:
         """The lobbies and running games a user sits in, the ones waiting on them first."""
@@ -662,8 +675,8 @@ class GameService:
             await tx.clear_ratings()
             counted = 0
             for game, snapshot in await tx.rated_results():
-                ranks = Game.from_json(snapshot).ranks
-                if ranks is not None and await _rate(tx, game, ranks, now):
+                ranks = Game.from_json(snapshot).ranks if game.status == "finished" else None
+                if await _rate(tx, game, ranks, now):
                     counted += 1
             return counted
 
@@ -1003,6 +1016,8 @@ class GameService:
             target = game.at_seat(seat)
             if target is None or target.is_computer:
                 raise InvalidRequest(f"Seat {seat} is not a human player's.")
+            assert target.user_id is not None
+            await tx.forfeit(game_id, seat, target.user_id, "deadlines", self._now())
             await tx.replace_by_computer(game_id, target.join_order, level, self._now())
             await tx.clear_votes(game_id, seat)
             await tx.delete_timers_of(game_id, ("reminder", "deadline"))
@@ -1047,7 +1062,11 @@ class GameService:
             if passed and target is None:
                 await tx.end_game(game_id, "abandoned", self._now())
                 await tx.clear_votes(game_id)
+                if game.rated:  # agreed on by most: only the seats lost before count
+                    await _rate(tx, game, None, self._now())
             elif passed and target is not None:
+                assert target.seat is not None and target.user_id is not None
+                await tx.forfeit(game_id, target.seat, target.user_id, "vote", self._now())
                 await tx.replace_by_computer(game_id, target.join_order, "normal", self._now())
                 await tx.clear_votes(game_id, key)
                 await tx.delete_timers_of(game_id, ("reminder", "deadline"))
@@ -1059,15 +1078,24 @@ class GameService:
 # --- checks shared by the use cases ------------------------------------------------------------
 
 
-async def _rate(tx: Tx, game: GameInfo, ranks: tuple[int, ...], now: datetime) -> bool:
-    """Move the server's ratings by a rated game's result, if every seat is a person; returns
-    whether it did. Ranks are per engine seat."""
-    seats = sorted(game.seats, key=lambda s: s.seat if s.seat is not None else -1)
-    if game.guild_id is None or any(s.user_id is None or s.seat is None for s in seats):
+async def _rate(tx: Tx, game: GameInfo, ranks: tuple[int, ...] | None, now: datetime) -> bool:
+    """Move the server's ratings by a rated game's result (`ranks` per engine seat; None: it
+    was abandoned) and the seats lost in it (`core.ratings.rated_result`); returns whether it
+    did. Every seat must be a person's or a lost person's: a computer that sat down any other
+    way (none can, in a rated lobby) leaves the game unrated."""
+    forfeited = await tx.forfeits(game.id)
+    lost = set(forfeited.values())
+    people = {s.seat: s.user_id for s in game.seats if s.seat is not None and s.user_id is not None}
+    if game.guild_id is None or any(
+        s.seat is None or (s.user_id is None and s.seat not in lost) for s in game.seats
+    ):
         return False
-    players = [s.user_id for s in seats if s.user_id is not None]
+    result = rated_result(people, ranks, forfeited)
+    if result is None:
+        return False
+    players, places = result
     current = await tx.ratings(game.guild_id, players)
-    await tx.save_ratings(game.guild_id, rate(players, list(ranks), current), now)
+    await tx.save_ratings(game.guild_id, rate(players, places, current), now)
     return True
 
 

@@ -563,12 +563,32 @@ class Tx:
         return [(int(r[0]), Rating(float(r[1]), float(r[2]), int(r[3]))) for r in rows]
 
     async def rated_results(self) -> list[tuple[GameInfo, str]]:
-        """Every finished rated game with its final snapshot, in the order they ended."""
+        """Every rated game that ended after it started (finished, or abandoned while it ran)
+        with its last snapshot, in the order they ended."""
         rows = await self.rows(
-            f"SELECT {_GAME_COLUMNS}, snapshot FROM games WHERE status = 'finished' "
-            "AND rated = 1 ORDER BY ended_at, id"
+            f"SELECT {_GAME_COLUMNS}, snapshot FROM games WHERE rated = 1 "
+            "AND status IN ('finished', 'abandoned') AND snapshot IS NOT NULL "
+            "ORDER BY ended_at, id"
         )
         return [(await self._with_seats(r), str(r["snapshot"])) for r in rows]
+
+    async def forfeit(
+        self, game_id: int, seat: int, user_id: int, cause: str, now: datetime
+    ) -> None:
+        """`user_id` lost their seat in a running game (`cause`: deadlines, vote, abandoned);
+        a seat is lost once."""
+        await self.run(
+            "INSERT INTO forfeits (game_id, seat, user_id, cause, at) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (game_id, seat) DO NOTHING",
+            (game_id, seat, user_id, cause, to_ms(now)),
+        )
+
+    async def forfeits(self, game_id: int) -> dict[int, int]:
+        """The people who lost their seat in a game: user id -> engine seat."""
+        rows = await self.rows(
+            "SELECT user_id, seat FROM forfeits WHERE game_id = ? ORDER BY seat", (game_id,)
+        )
+        return {int(r[0]): int(r[1]) for r in rows}
 
     async def clear_ratings(self) -> int:
         return await self.run("DELETE FROM ratings")

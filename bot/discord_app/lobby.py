@@ -385,8 +385,12 @@ class LobbyCommands(commands.Cog):
             was_lobby = game.status == "lobby"
             game = await self.bot.service.abandon(game.id, interaction.user.id, is_manager=manager)
             locale = channel_locale(interaction)
+            forfeited = game.rated and interaction.user.id in await self.bot.service.forfeits(
+                game.id
+            )
+            said = "reply.abandoned_rated" if forfeited else "reply.abandoned"
             await interaction.response.send_message(
-                i18n.t(locale, "reply.abandoned", name=inert(interaction.user.display_name)),
+                i18n.t(locale, said, name=inert(interaction.user.display_name)),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             if was_lobby:

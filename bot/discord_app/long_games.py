@@ -333,8 +333,9 @@ class AsyncCommands(commands.Cog):
                 )
                 await self._retire_turn_message(game.id)
             elif outcome.passed and outcome.target is not None:
+                said = "vote.handed_over_rated" if outcome.game.rated else "vote.handed_over"
                 await interaction.response.send_message(
-                    i18n.t(locale, "vote.handed_over", name=inert(outcome.target.name)),
+                    i18n.t(locale, said, name=inert(outcome.target.name)),
                     allowed_mentions=quiet,
                 )
                 await self.bot.flow.seat_handed_over(game.id, locale)

@@ -37,7 +37,8 @@ async def deadline_passed(flow: TurnFlow, timer: TimerRow) -> None:
     streak = await service.record_missed_deadline(game.id, player.seat)
     if rules.missed_limit is not None and streak >= rules.missed_limit:
         await service.hand_over(game.id, player.seat, STAND_IN_LEVEL)
-        await announcer.notice(game, locale, "deadline.handed_over", name=player.name, count=streak)
+        said = "deadline.handed_over_rated" if game.rated else "deadline.handed_over"
+        await announcer.notice(game, locale, said, name=player.name, count=streak)
         flow.drive_computers(game.id, locale)
         return
     if rules.policy == "wait":

@@ -11,9 +11,9 @@ from service_helpers import sqlite_only
 
 from bot.__main__ import main
 from bot.core.errors import RatedNeedsPeople
-from bot.core.ratings import new_rating, rate
+from bot.core.ratings import new_rating, rate, rated_result
 from bot.core.service import GameService
-from engine import Undo
+from engine import Game, Undo
 
 ANA, BRUNO, CARLA = 21, 22, 23
 
@@ -85,3 +85,96 @@ def test_the_rebuild_command(db_target: str, capsys: pytest.CaptureFixture[str])
     assert main(["ratings", "--rebuild", db_target]) == 0
     assert "rebuilt from 0 rated games" in capsys.readouterr().out
     assert main(["ratings", db_target]) == 2
+
+
+def test_seats_lost_count_as_last_place_and_an_abandoned_game_ties_the_rest() -> None:
+    # finished: the people seated at the end by their ranks, a lost seat below them all
+    assert rated_result({0: 10, 2: 12}, [2, 3, 1], {11: 1}) == ([10, 12, 11], [2, 1, 3])
+    # two lost seats tie for last; a person still seated who ended the game forfeits too
+    assert rated_result({0: 10, 1: 11}, None, {12: 2, 11: 1}) == ([10, 11, 12], [1, 2, 2])
+    # nothing to learn: abandoned with nobody at fault, or every person gone
+    assert rated_result({0: 10, 1: 11}, None, {}) is None
+    assert rated_result({}, [1, 2], {10: 0, 11: 1}) is None
+
+
+async def _rated_lobby(service: GameService, users: list[int], channel: int) -> int:
+    game = await service.create_game(
+        channel_id=channel, host_id=users[0], host_name="P0", guild_id=1, rated=True
+    )
+    for i, user in enumerate(users[1:], start=1):
+        await service.join(game.id, user, f"P{i}")
+    return (await service.start(game.id, users[0])).game.id
+
+
+async def _play_out(service: GameService, game_id: int, seed: int) -> Game:
+    """Every remaining move, people's and computers' alike, picked at random."""
+    rng = random.Random(seed)
+    info = await service.game(game_id)
+    while info.status == "active":
+        player = info.current_player
+        assert player is not None and player.seat is not None
+        view = (await service.seat_view(game_id, player.seat)).view
+        move = rng.choice([a for a in view.legal if not isinstance(a, Undo)])
+        if player.user_id is None:
+            info = (await service.act_for_computer(game_id, player.seat, move, info.version)).game
+        else:
+            info = (await service.act(game_id, player.user_id, move, info.version)).game
+    async with service.store.read() as tx:
+        snapshot = await tx.snapshot(game_id)
+    assert snapshot is not None
+    return Game.from_json(snapshot)
+
+
+@sqlite_only  # whole games are slow to play; the SQL is the same on both engines
+async def test_a_seat_lost_to_the_deadlines_counts_as_last_place(service: GameService) -> None:
+    game_id = await _rated_lobby(service, [ANA, BRUNO, CARLA], channel=50)
+    info = await service.game(game_id)
+    lost = info.seat_of(BRUNO)
+    assert lost is not None and lost.seat is not None
+    await service.hand_over(game_id, lost.seat, "easy")
+    assert await service.forfeits(game_id) == {BRUNO: lost.seat}
+    final = await _play_out(service, game_id, seed=4)
+    assert final.ranks is not None
+    board = dict(await service.leaderboard(1))
+    assert set(board) == {ANA, BRUNO, CARLA}  # the computer in Bruno's seat is nobody's rating
+    assert all(r.games == 1 for r in board.values())
+    kept = sorted((ANA, CARLA), key=lambda u: final.ranks[info.seat_of(u).seat])  # type: ignore[index,union-attr]
+    # Bruno is last whatever his seat scored; the others in their finishing order
+    assert board[kept[0]].mu > board[kept[1]].mu > board[BRUNO].mu
+
+    stored = dict(await service.leaderboard(1))
+    assert await service.rebuild_ratings() == 1
+    assert dict(await service.leaderboard(1)) == stored
+
+
+async def test_ending_a_running_rated_game_puts_its_host_last(service: GameService) -> None:
+    game_id = await _rated_lobby(service, [ANA, BRUNO, CARLA], channel=51)
+    await service.abandon(game_id, ANA)
+    assert await service.forfeits(game_id) == {ANA: (await service.game(game_id)).seat_of(ANA).seat}  # type: ignore[union-attr]
+    board = dict(await service.leaderboard(1))
+    assert board[BRUNO].mu == pytest.approx(board[CARLA].mu)  # the others tie for first
+    assert board[CARLA].mu > board[ANA].mu
+
+    # agreed to by most: nobody at fault, nobody moves; a manager's stop likewise
+    voted = await _rated_lobby(service, [ANA, BRUNO], channel=52)
+    await service.vote(voted, ANA, "abandon")
+    assert (await service.vote(voted, BRUNO, "abandon")).passed
+    stopped = await _rated_lobby(service, [BRUNO, CARLA], channel=53)
+    await service.abandon(stopped, 999, is_manager=True)
+    assert await service.forfeits(stopped) == {}
+    assert dict(await service.leaderboard(1)) == board
+
+    # a lobby has no result to abandon; an unrated game records the lost seat and rates no one
+    lobby = await service.create_game(
+        channel_id=54, host_id=ANA, host_name="Ana", guild_id=1, rated=True
+    )
+    await service.abandon(lobby.id, ANA)
+    plain = await service.create_game(channel_id=55, host_id=ANA, host_name="Ana", guild_id=1)
+    await service.join(plain.id, BRUNO, "Bruno")
+    await service.start(plain.id, ANA)
+    await service.abandon(plain.id, ANA)
+    assert ANA in await service.forfeits(plain.id)
+    assert dict(await service.leaderboard(1)) == board
+
+    assert await service.rebuild_ratings() == 1  # only the game the host ended
+    assert dict(await service.leaderboard(1)) == board

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sqlite3
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from fake_discord import FakeDiscord
 from players import open_game, stored_game
 
@@ -263,13 +264,22 @@ async def test_a_passed_deadline_makes_the_computer_play_or_skips(
             ) == [("deadline",), ("reminder",)]
 
 
+@pytest.mark.parametrize("rated", [False, True])
 async def test_missed_deadlines_in_a_row_hand_the_seat_to_a_computer(
-    sim, run_bot, make_bot, db_path
+    sim, run_bot, make_bot, db_path, rated: bool
 ) -> None:
     clock = ManualClock(T0)
     _, channel, users = await table(sim, ["ana", "bruno"])
     async with run_bot(make_bot(clock=clock)) as bot:
-        await start(sim, channel, users, deadline=24, deadline_policy="skip", missed_deadlines=2)
+        await start(
+            sim,
+            channel,
+            users,
+            deadline=24,
+            deadline_policy="skip",
+            missed_deadlines=2,
+            rated=rated,
+        )
         await bot.calm()
         silent, (active,) = to_play(db_path, channel, users)
         clock.advance(timedelta(hours=24))
@@ -280,8 +290,12 @@ async def test_missed_deadlines_in_a_row_hand_the_seat_to_a_computer(
         await settle(bot)
         game_id, _, seats = stored_game(db_path, channel.id)
         texts = [m.content for m in sim.channel_messages(channel)]
-        assert any(f"{silent.name} missed 2 turn deadlines in a row" in t for t in texts)
+        said = next(t for t in texts if f"{silent.name} missed 2 turn deadlines in a row" in t)
+        assert ("The game is rated, so" in said) == rated  # a rated game counts them last
         assert silent.id not in seats.values()
+        assert db_rows(
+            db_path, "SELECT user_id, cause FROM forfeits WHERE game_id = ?", game_id
+        ) == [(silent.id, "deadlines")]
         assert db_rows(
             db_path,
             "SELECT COUNT(*) FROM seats WHERE game_id = ? AND kind = ?",
@@ -368,7 +382,11 @@ async def test_a_vote_hands_a_silent_players_seat_to_a_computer(
                 voter, "alhambra vote", channel=channel, motion="hand_over", player=silent.name
             )
         assert f"takes over {silent.name}'s seat" in result.content
+        assert "counts as last place" not in result.content  # not a rated game
         await bot.calm()
-        _, _, seats = stored_game(db_path, channel.id)
+        game_id, _, seats = stored_game(db_path, channel.id)
         assert silent.id not in seats.values()
+        assert db_rows(
+            db_path, "SELECT user_id, cause FROM forfeits WHERE game_id = ?", game_id
+        ) == [(silent.id, "vote")]
         assert to_play(db_path, channel, users)[0] is not silent

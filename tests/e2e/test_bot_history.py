@@ -233,3 +233,26 @@ async def test_a_rated_game_and_the_leaderboard(sim: FakeDiscord, run_bot, make_
         lines = [line for line in board.content.splitlines() if line[:2] in ("1.", "2.")]
         assert len(lines) == 2 and all("(1 game)" in line for line in lines)
         assert {f"<@{ana.id}>", f"<@{bruno.id}>"} <= set(" ".join(lines).replace(":", " ").split())
+
+
+async def test_ending_a_running_rated_game_counts_its_host_last(
+    sim: FakeDiscord, run_bot, make_bot
+) -> None:
+    ana, bruno, carla = sim.user("ana"), sim.user("bruno"), sim.user("carla")
+    guild = sim.guild("Club", owner=ana)
+    sim.member(guild, bruno)
+    sim.member(guild, carla)
+    channel = sim.channel(guild, "alhambra")
+    async with run_bot(make_bot()) as bot:
+        await sim.slash(ana, "alhambra new", channel=channel, rated=True, thread=False)
+        for user in (bruno, carla):
+            await sim.slash(user, "alhambra join", channel=channel)
+        await sim.slash(ana, "alhambra start", channel=channel)
+        game = await bot.service.game_in_channel(channel.id)
+        ended = (await sim.slash(ana, "alhambra abandon", channel=channel)).response
+        assert "abandoned by ana" in ended.content
+        assert "ana counts as last place, the other players share first" in ended.content
+        board = (await sim.slash(carla, "alhambra-history leaderboard", channel=channel)).response
+        ranked = [line for line in board.content.splitlines() if line[:2] in ("1.", "2.", "3.")]
+        assert len(ranked) == 3 and f"<@{ana.id}>" in ranked[2]  # bruno and carla tie above
+        assert (await bot.service.game(game.id)).status == "abandoned"

@@ -233,6 +233,23 @@ class RatedNeedsPeople(ServiceError):
     )
 
 
+class FollowRefused(ServiceError):
+    """Following is for watchers, of a game that is still to come or being played."""
+
+    code = "follow"
+    default = "You play in this game: everything it tells its players reaches you already."
+    variants = {
+        "not_thread": (
+            "This game is played in the channel itself, not in a thread of its own: "
+            "follow it by DM instead."
+        ),
+        "thread_refused": (
+            "Discord did not let me add you to the game's thread: follow it by DM instead."
+        ),
+        "not_following": "You do not follow this game.",
+    }
+
+
 class StatsHidden(ServiceError):
     """A player keeps their statistics to themselves."""
 

@@ -51,6 +51,7 @@ from .db import Conflict
 from .errors import (
     AlreadyJoined,
     AlreadyVoted,
+    FollowRefused,
     GameAlreadyRunning,
     GameAlreadyStarted,
     GameNotStarted,
@@ -124,6 +125,8 @@ def parse_action(action: Action | dict[str, Any]) -> Action:
 
 #: finished games a player's statistics are counted over (the latest)
 STATS_GAMES = 200
+#: how a watcher may follow a game: by DM, or in its thread
+FOLLOW_WAYS = ("dm", "thread")
 #: the `bot_meta` key saying a user hides their statistics from others
 _STATS_HIDDEN = "stats-hidden:{}"
 
@@ -499,6 +502,41 @@ class GameService:
             if game.status == "active" and game.rated:
                 await _rate(tx, game, None, now)
             return await _need_game(tx, game_id)
+
+    # --- following a game ----------------------------------------------------------------------
+
+    async def follow(self, game_id: int, user_id: int, how: str) -> GameInfo:
+        """Someone without a seat follows a lobby or running game: its public turn summaries by
+        DM (`dm`), or in its thread (`thread`), which the adapter adds them to."""
+        if how not in FOLLOW_WAYS:
+            raise InvalidRequest(f"Follow by {' or '.join(FOLLOW_WAYS)}, not {how!r}.")
+        async with self.store.write() as tx:
+            game = await _need_game(tx, game_id)
+            _need_watcher(game, user_id)
+            await tx.follow(game_id, user_id, how, self._now())
+            return game
+
+    async def following(self, game_id: int, user_id: int) -> tuple[GameInfo, str | None]:
+        """The game and how `user_id` follows it (None: not yet), if they may follow it:
+        refused as `follow` would."""
+        async with self.store.read() as tx:
+            game = await _need_game(tx, game_id)
+            ways = dict(await tx.followers(game_id))
+        _need_watcher(game, user_id)
+        return game, ways.get(user_id)
+
+    async def unfollow(self, game_id: int, user_id: int) -> str:
+        """Stop following a game (finished ones too); returns how they followed."""
+        async with self.store.write() as tx:
+            how = await tx.unfollow(game_id, user_id)
+        if how is None:
+            raise FollowRefused(variant="not_following")
+        return how
+
+    async def followers(self, game_id: int) -> list[tuple[int, str]]:
+        """(user id, how) of the game's followers."""
+        async with self.store.read() as tx:
+            return await tx.followers(game_id)
 
     async def forfeits(self, game_id: int) -> dict[int, int]:
         """Who lost their seat in a game (to deadlines, a vote, or by ending it): user -> seat."""
@@ -1118,6 +1156,14 @@ async def _need_lobby(tx: Tx, game_id: int) -> GameInfo:
 def _need_host(game: GameInfo, user_id: int) -> None:
     if user_id != game.host_id:
         raise NotHost()
+
+
+def _need_watcher(game: GameInfo, user_id: int) -> None:
+    """A game can be followed while it is to come or running, by someone without a seat."""
+    if not game.is_open:
+        raise _over(game)
+    if game.seat_of(user_id) is not None:
+        raise FollowRefused()
 
 
 def _need_room(game: GameInfo) -> None:

@@ -583,6 +583,30 @@ class Tx:
             (game_id, seat, user_id, cause, to_ms(now)),
         )
 
+    async def follow(self, game_id: int, user_id: int, how: str, now: datetime) -> None:
+        """`user_id` follows the game (`how`: dm, thread); following again changes how."""
+        await self.run(
+            "INSERT INTO followers (game_id, user_id, how, since) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (game_id, user_id) DO UPDATE SET how = excluded.how",
+            (game_id, user_id, how, to_ms(now)),
+        )
+
+    async def unfollow(self, game_id: int, user_id: int) -> str | None:
+        """Stop following; returns how they followed (None: they did not)."""
+        rows = await self.rows(
+            "DELETE FROM followers WHERE game_id = ? AND user_id = ? RETURNING how",
+            (game_id, user_id),
+        )
+        return str(rows[0][0]) if rows else None
+
+    async def followers(self, game_id: int) -> list[tuple[int, str]]:
+        """(user id, how) of the game's followers, in the order they began."""
+        rows = await self.rows(
+            "SELECT user_id, how FROM followers WHERE game_id = ? ORDER BY since, user_id",
+            (game_id,),
+        )
+        return [(int(r[0]), str(r[1])) for r in rows]
+
     async def forfeits(self, game_id: int) -> dict[int, int]:
         """The people who lost their seat in a game: user id -> engine seat."""
         rows = await self.rows(

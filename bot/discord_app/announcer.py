@@ -17,7 +17,8 @@ from ..text import i18n
 from ..text.present import player_names, results_lines, told_lines, untold
 from ..turns.ports import Spawn
 from ..turns.reminders import notice_for
-from .markup import inert, pinging, place_of, public_names
+from .followers import tell_followers
+from .markup import inert, jump_link, pinging, place_of, public_names
 from .pictures import growth_file, scores_file
 from .results_message import results_buttons
 from .turn_message import turn_message
@@ -97,7 +98,7 @@ class ChannelAnnouncer:
                     files.append(await growth_file(growth, player_names(locale, game), locale))
                 except Exception:  # a nicety: it never holds the results back
                     log.exception("the growth animation of game %s failed", game.id)
-            await channel.send(
+            told = await channel.send(
                 "\n".join(lines)[:2000],
                 files=files,
                 allowed_mentions=discord.AllowedMentions.none(),
@@ -120,8 +121,12 @@ class ChannelAnnouncer:
                 allowed_mentions=message.allowed_mentions,
             )
             await self.service.remember_message(game.id, "turn", game.channel_id, sent.id)
+            told = sent
         if previous is not None:  # cosmetic, and Discord may retry it for seconds: background
             self._spawn(retire(self.client, previous))
+        # the game's followers read what the channel was just told, each in their DMs
+        link = jump_link(game.guild_id, game.channel_id, told.id)
+        self._spawn(tell_followers(self.client, self.service, game, turns, state, link))
 
     async def _untold(self, result: ActResult) -> list[LoggedTurn]:
         """The turns to tell now: the one that just ended, and any computer players' turns

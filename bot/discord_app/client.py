@@ -52,6 +52,7 @@ from ..turns.reminders import Reminders
 from ..turns.timers import TimerDispatcher
 from .announcer import ChannelAnnouncer
 from .context import BaseBot, report
+from .followers import FollowButton
 from .group import AlhambraCog
 from .history import HistoryCommands, ReplayButton
 from .lobby_message import LobbyButton
@@ -85,6 +86,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ResultsButton,
     LogPageButton,
     ReplayButton,
+    FollowButton,
 )
 
 

@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from .context import BaseBot
+from .followers import FollowCommands
 from .lobby import LobbyCommands
 from .long_games import AsyncCommands
 from .play_commands import PlayCommands
@@ -21,6 +22,7 @@ class AlhambraCog(
     LobbyCommands,
     PlayCommands,
     AsyncCommands,
+    FollowCommands,
     commands.GroupCog,
     group_name="alhambra",
     group_description=T("cmd.group.description"),

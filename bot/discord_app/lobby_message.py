@@ -21,6 +21,7 @@ from ..text import i18n
 from ..text.present import computer_name, level_name, start_lines
 from ..turns.reminders import notice_for
 from .context import BaseBot, bot_of, channel_locale, handling, here
+from .followers import follow_button
 from .markup import public_names
 from .turn_message import turn_message
 
@@ -116,6 +117,7 @@ def lobby_view(game: GameInfo, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for op in LOBBY_OPS:
         view.add_item(LobbyButton(game.id, game.version, op, i18n.t(locale, f"button.{op}")))
+    view.add_item(follow_button(game.id, locale))
     return view
 
 

@@ -16,6 +16,7 @@ from ..core.service import GameService
 from ..text import i18n
 from ..text.present import money_lines, player_names, since_last_turn
 from ..turns.ports import Delivery
+from .dms import send_dm
 from .markup import pinging, place_of, stamp, turn_link
 from .pictures import hand_file
 
@@ -85,20 +86,6 @@ class DiscordMessenger:
         return True
 
     async def _dm(self, user_id: int, **message: Any) -> Delivery:
-        delivery = await self._send_dm(user_id, **message)
+        delivery = await send_dm(self.client, user_id, **message)
         metrics.DMS.labels(delivery.value).inc()
         return delivery
-
-    async def _send_dm(self, user_id: int, **message: Any) -> Delivery:
-        try:
-            channel = await self.client.create_dm(discord.Object(user_id))
-            await channel.send(allowed_mentions=discord.AllowedMentions.none(), **message)
-        except discord.Forbidden as exc:
-            if exc.code == 50007:
-                return Delivery.REFUSED
-            log.warning("DM to user %s refused: %s", user_id, exc)
-            return Delivery.FAILED
-        except discord.HTTPException as exc:
-            log.warning("DM to user %s failed: %s", user_id, exc)
-            return Delivery.FAILED
-        return Delivery.SENT

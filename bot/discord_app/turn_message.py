@@ -20,6 +20,7 @@ from ..core.records import GameInfo
 from ..text import i18n
 from ..text.present import leaders_line, player_names, table_lines
 from .context import acknowledge, bot_of, handling, here, note_game, reply, user_locale
+from .followers import follow_button
 from .markup import mention_of, pinging, public_names
 from .panel import open_panel
 from .pictures import TABLE_FILE, table_file
@@ -125,6 +126,7 @@ def turn_buttons(
     for op in ops:
         key = "button.place_received" if op == "place" else f"button.{op}"
         view.add_item(TurnButton(game.id, game.version, op, i18n.t(locale, key)))
+    view.add_item(follow_button(game.id, locale))
     return view
 
 

@@ -196,6 +196,8 @@ class Channel:
     overwrites: dict[int, tuple[int, int]] = field(default_factory=dict)
     auto_archive_duration: int = 1440
     deleted: bool = False
+    #: a thread's members (user ids), as added by the bot or by joining
+    members: set[int] = field(default_factory=set)
 
     @property
     def is_thread(self) -> bool:
@@ -240,7 +242,7 @@ class Channel:
             data.update(
                 owner_id=str(self.owner.id) if self.owner else None,
                 message_count=0,
-                member_count=1,
+                member_count=len(self.members) + 1,
                 thread_metadata={
                     "archived": False,
                     "auto_archive_duration": self.auto_archive_duration,

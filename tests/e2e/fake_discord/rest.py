@@ -118,6 +118,8 @@ class RestApi:
         r("DELETE", "/channels/{channel_id}/messages/{message_id}", self.delete_message)
         r("POST", "/channels/{channel_id}/threads", self.create_thread)
         r("POST", "/channels/{channel_id}/messages/{message_id}/threads", self.create_thread)
+        r("PUT", "/channels/{channel_id}/thread-members/{user_id}", self.add_thread_member)
+        r("DELETE", "/channels/{channel_id}/thread-members/{user_id}", self.remove_thread_member)
         r("POST", "/interactions/{interaction_id}/{token}/callback", self.callback)
         r("POST", "/webhooks/{app_id}/{token}", self.followup)
         r("GET", "/webhooks/{app_id}/{token}/messages/{message_id}", self.get_webhook_message)
@@ -328,6 +330,31 @@ class RestApi:
             "flags": 0,
         }
         return json_response(thread.to_json() | {"member": member}, 201)
+
+    def _thread_and_member(self, channel_id: str, user_id: str) -> tuple[Channel, int]:
+        thread = self._channel(channel_id)
+        if not thread.is_thread:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        assert thread.guild is not None
+        if int(user_id) not in thread.guild.members:
+            raise DiscordError(404, 10013, "Unknown User")
+        # adding someone else to a thread takes the right to talk in it
+        self._need(thread, VIEW_CHANNEL | SEND_MESSAGES_IN_THREADS)
+        return thread, int(user_id)
+
+    async def add_thread_member(
+        self, record: RecordedRequest, channel_id: str, user_id: str
+    ) -> web.Response:
+        thread, user = self._thread_and_member(channel_id, user_id)
+        thread.members.add(user)
+        return web.Response(status=204)
+
+    async def remove_thread_member(
+        self, record: RecordedRequest, channel_id: str, user_id: str
+    ) -> web.Response:
+        thread, user = self._thread_and_member(channel_id, user_id)
+        thread.members.discard(user)
+        return web.Response(status=204)
 
     # ----- commands -----
     async def get_commands(self, record: RecordedRequest, app_id: str, guild_id: str | None = None):

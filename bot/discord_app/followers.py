@@ -1,0 +1,234 @@
+"""Following a game without a seat: `/alhambra follow` and the Follow button.
+
+A watcher chooses how: by DM (each time the channel is told about the game, they get the same
+public summary, in their own language, with a button to stop), or in the game's thread (the
+bot adds them to it, and Discord tells them of new messages as it does for any thread they are
+in). Everything a follower gets is what the channel reads: never a hand, never a private panel.
+Who follows is stored (`GameService.follow`); how they are reached is this module's.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Literal, cast
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from engine import Game
+
+from ..core import metrics
+from ..core.errors import FollowRefused, NoGameHere
+from ..core.records import GameInfo
+from ..core.results import LoggedTurn
+from ..core.service import GameService
+from ..text import i18n
+from ..text.present import results_lines, told_lines
+from .context import BaseBot, bot_of, bounded, handling, note_game, reply, user_locale
+from .dms import send_dm
+from .markup import inert, place_of, public_names
+from .translator import T
+
+log = logging.getLogger("alhambra.follow")
+
+#: what a Follow button does: offer the ways, follow by one, or stop
+FollowOp = Literal["ask", "dm", "thread", "stop"]
+
+
+class FollowButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"alh:f:(?P<game>\d{1,18}):(?P<op>ask|dm|thread|stop)",
+):
+    """On the lobby and turn messages (`ask`), in the choice it opens (`dm`, `thread`, `stop`)
+    and under every DM a follower gets (`stop`). The custom id names the game; who follows is
+    always the user who pressed it."""
+
+    def __init__(self, game_id: int, op: FollowOp, label: str = "…") -> None:
+        self.game_id, self.op = game_id, op
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"alh:f:{game_id}:{op}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Button[discord.ui.View],
+        match: re.Match[str],
+        /,
+    ) -> FollowButton:
+        return cls(int(match["game"]), cast(FollowOp, match["op"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with handling(interaction, f"follow:{self.op}"):
+            if self.op == "ask":
+                await offer_ways(interaction, self.game_id)
+            elif self.op == "stop":
+                await stop_following(interaction, self.game_id)
+            else:
+                await start_following(interaction, self.game_id, self.op)
+
+
+def follow_button(game_id: int, locale: str) -> FollowButton:
+    return FollowButton(game_id, "ask", i18n.t(locale, "button.follow"))
+
+
+def of_this_server(interaction: discord.Interaction, game: GameInfo) -> GameInfo:
+    """Anyone in a server may follow its games, from any of its channels; a game of another
+    server (a forged id) is refused as if it did not exist."""
+    if interaction.guild_id is None or game.guild_id != interaction.guild_id:
+        raise NoGameHere(variant="unknown")
+    note_game(interaction, game.id, game.version)
+    return game
+
+
+async def game_thread(client: discord.Client, game: GameInfo) -> discord.Thread | None:
+    """The thread the game is played in, or None when it is played in a channel."""
+    channel = client.get_channel(game.channel_id)
+    if channel is None:
+        try:
+            channel = await client.fetch_channel(game.channel_id)
+        except discord.HTTPException:
+            return None
+    return channel if isinstance(channel, discord.Thread) else None
+
+
+async def offer_ways(interaction: discord.Interaction, game_id: int) -> None:
+    """The Follow button's answer: the ways to follow this game, only to the one who asked."""
+    bot = bot_of(interaction)
+    of_this_server(interaction, await bot.service.game(game_id))
+    game, following = await bot.service.following(game_id, interaction.user.id)
+    locale = user_locale(interaction)
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(FollowButton(game.id, "dm", i18n.t(locale, "button.follow_dm")))
+    if await game_thread(bot, game) is not None:
+        ui.add_item(FollowButton(game.id, "thread", i18n.t(locale, "button.follow_thread")))
+    if following is not None:
+        ui.add_item(FollowButton(game.id, "stop", i18n.t(locale, "button.unfollow")))
+    key = f"follow.ask_{following}" if following else "follow.ask"
+    await reply(interaction, i18n.t(locale, key, game=game.id), view=ui)
+
+
+async def start_following(interaction: discord.Interaction, game_id: int, how: str) -> None:
+    bot = bot_of(interaction)
+    game = of_this_server(interaction, await bot.service.game(game_id))
+    thread = await game_thread(bot, game) if how == "thread" else None
+    if how == "thread" and thread is None:
+        raise FollowRefused(variant="not_thread")
+    _, before = await bot.service.following(game.id, interaction.user.id)
+    await bot.service.follow(game.id, interaction.user.id, how)  # checks the way too
+    if thread is not None:
+        try:
+            await thread.add_user(discord.Object(interaction.user.id))
+        except discord.HTTPException:
+            log.warning("could not add user %s to thread %s", interaction.user.id, thread.id)
+            await bot.service.unfollow(game.id, interaction.user.id)
+            raise FollowRefused(variant="thread_refused") from None
+    elif before == "thread":  # from the thread to DMs: leave the thread the bot put them in
+        await _leave_thread(bot, game, interaction.user.id)
+    locale = user_locale(interaction)
+    await reply(interaction, i18n.t(locale, f"follow.now_{how}", game=game.id))
+
+
+async def stop_following(interaction: discord.Interaction, game_id: int) -> None:
+    """Stop following: from the game's server or from a follower's DM (whoever presses it stops
+    only their own following)."""
+    bot = bot_of(interaction)
+    game = await bot.service.game(game_id)
+    if interaction.guild_id is not None:
+        of_this_server(interaction, game)
+    how = await bot.service.unfollow(game.id, interaction.user.id)
+    if how == "thread":
+        await _leave_thread(bot, game, interaction.user.id)
+    await reply(interaction, i18n.t(user_locale(interaction), "follow.stopped", game=game.id))
+
+
+async def _leave_thread(client: discord.Client, game: GameInfo, user_id: int) -> None:
+    thread = await game_thread(client, game)
+    if thread is None:
+        return
+    try:
+        await thread.remove_user(discord.Object(user_id))
+    except discord.HTTPException:  # they may have left it themselves, or it is archived
+        log.info("could not take user %s out of thread %s", user_id, thread.id)
+
+
+async def tell_followers(
+    client: discord.Client,
+    service: GameService,
+    game: GameInfo,
+    turns: list[LoggedTurn],
+    state: Game,
+    link: str,
+) -> None:
+    """DM each follower by DM what the channel was just told about these turns (and the
+    results, when the game is over), in their own language: public words only."""
+    followers = [user for user, how in await service.followers(game.id) if how == "dm"]
+    if not followers:
+        return
+    fallback = await service.game_locale(game.id)
+    server, channel = place_of(client, game)
+    for user_id in followers:
+        locale = (await service.settings(user_id)).dm_locale(fallback)
+        names = public_names(game, locale)
+        lines = [
+            i18n.t(
+                locale,
+                "follow.dm_title",
+                game=game.id,
+                server=inert(server),
+                channel=inert(channel),
+                link=link,
+            ),
+            *told_lines(locale, names, turns),
+        ]
+        if state.is_over:
+            lines += ["", f"**{i18n.t(locale, 'results.title')}**"]
+            lines += results_lines(locale, names, state.view(None))
+        ui = discord.ui.View(timeout=None)
+        ui.add_item(FollowButton(game.id, "stop", i18n.t(locale, "button.unfollow")))
+        delivery = await send_dm(client, user_id, content=bounded("\n".join(lines)), view=ui)
+        metrics.DMS.labels(delivery.value).inc()
+
+
+class FollowCommands(commands.Cog):
+    """Part of the `/alhambra` group cog (`group.AlhambraCog`)."""
+
+    bot: BaseBot
+
+    @app_commands.command(name=T("cmd.follow.name"), description=T("cmd.follow.description"))
+    @app_commands.describe(
+        how=T("cmd.follow.how.description"), game=T("cmd.follow.game.description")
+    )
+    @app_commands.choices(
+        how=[
+            app_commands.Choice(name=T("choice.follow.dm"), value="dm"),
+            app_commands.Choice(name=T("choice.follow.thread"), value="thread"),
+            app_commands.Choice(name=T("choice.follow.stop"), value="stop"),
+        ]
+    )
+    async def follow(
+        self,
+        interaction: discord.Interaction,
+        how: str = "dm",
+        game: app_commands.Range[int, 1, 10**15] | None = None,
+    ) -> None:
+        async with handling(interaction, "follow"):
+            if game is None:
+                channel = interaction.channel_id
+                if interaction.guild_id is None or channel is None:
+                    raise NoGameHere()
+                game_id = (await self.bot.service.game_to_show(channel)).id
+            else:
+                game_id = game
+            if how == "stop":
+                await stop_following(interaction, game_id)
+            else:  # an unknown way is refused by the service, with the ways it knows
+                await start_following(interaction, game_id, how)
+

@@ -250,6 +250,23 @@ class FollowRefused(ServiceError):
     }
 
 
+class PlanRefused(ServiceError):
+    """A plan is made from the player's own view while they wait for their turn."""
+
+    code = "plan"
+    default = "Plans are for players of a running game, while they wait for their turn."
+    variants = {
+        "your_turn": "It is your turn now: play it yourself. A plan is for the turns you are away.",
+        "full": "A plan holds at most {count} rules: remove one first.",
+        "no_rule": "Your plan has no rule {number}.",
+        "bad_building": "There is no such building.",
+        "bad_cards": "Name the cards to pay with, each once, like CR5+CR3.",
+        "not_in_hand": "You can only pay with cards of your hand.",
+        "one_currency": "A building is paid in one currency: the currency of its market slot.",
+        "too_little": "Those cards do not cover the building's price.",
+    }
+
+
 class StatsHidden(ServiceError):
     """A player keeps their statistics to themselves."""
 

@@ -40,6 +40,7 @@ TABLES = (
     "ratings",
     "forfeits",
     "followers",
+    "plans",
 )
 #: tables whose ids come from an identity column
 IDENTITIES = ("games", "timers")

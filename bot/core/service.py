@@ -29,6 +29,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import pydantic
 
 from engine import (
+    CARDS,
     Action,
     EndTurn,
     Event,
@@ -66,9 +67,11 @@ from .errors import (
     NotSilent,
     NotYourTurn,
     Outdated,
+    PlanRefused,
     RatedNeedsPeople,
     ServiceError,
 )
+from .plans import MAX_RULES, Plan, check_new_rule
 from .ratings import Rating, rate, rated_result
 from .records import (
     TURN_NOTICES,
@@ -502,6 +505,56 @@ class GameService:
             if game.status == "active" and game.rated:
                 await _rate(tx, game, None, now)
             return await _need_game(tx, game_id)
+
+    # --- plans: moves queued for one's next turn ---------------------------------------------
+
+    async def plan(self, game_id: int, user_id: int) -> tuple[ViewResult, Plan]:
+        """A seated player's own view of the game and their plan for their next turn (empty
+        when they have none)."""
+        async with self.store.read() as tx:
+            game = await _need_game(tx, game_id)
+            me = _planner(game, user_id)
+            snapshot = await tx.snapshot(game_id)
+            stored = await tx.plan(game_id, me)
+        assert snapshot is not None
+        view = ViewResult(game, me, Game.from_json(snapshot).view(me))
+        return view, Plan.from_json(stored) if stored else Plan()
+
+    async def set_plan(self, game_id: int, user_id: int, plan: Plan) -> Plan:
+        """Keep `plan` for the player's next turn (an empty one is dropped), each rule checked
+        against their own view now (`plans.check_new_rule`); refused during their own turn."""
+        async with self.store.write() as tx:
+            game = await _need_game(tx, game_id)
+            me = _planner(game, user_id)
+            if game.current_seat == me:
+                raise PlanRefused(variant="your_turn")
+            if len(plan.rules) > MAX_RULES:
+                raise PlanRefused(variant="full", count=MAX_RULES)
+            snapshot = await tx.snapshot(game_id)
+            assert snapshot is not None
+            view = Game.from_json(snapshot).view(me)
+            for rule in plan.rules:
+                if (problem := check_new_rule(rule, view)) is not None:
+                    raise PlanRefused(variant=problem)
+            if isinstance(plan.otherwise, tuple) and not all(
+                0 <= c < len(CARDS) for c in plan.otherwise
+            ):
+                raise PlanRefused(variant="bad_cards")
+            if not plan.rules and plan.otherwise == "wait":
+                await tx.take_plan(game_id, me)
+            else:
+                await tx.save_plan(game_id, me, user_id, plan.to_json(), game.version, self._now())
+            return plan
+
+    async def has_plan(self, game_id: int, seat: int) -> bool:
+        async with self.store.read() as tx:
+            return await tx.plan(game_id, seat) is not None
+
+    async def take_plan(self, game_id: int, seat: int) -> Plan | None:
+        """The plan of the seat whose turn begins, taken for good: a plan is for one turn."""
+        async with self.store.write() as tx:
+            stored = await tx.take_plan(game_id, seat)
+        return Plan.from_json(stored) if stored else None
 
     # --- following a game ----------------------------------------------------------------------
 
@@ -1156,6 +1209,18 @@ async def _need_lobby(tx: Tx, game_id: int) -> GameInfo:
 def _need_host(game: GameInfo, user_id: int) -> None:
     if user_id != game.host_id:
         raise NotHost()
+
+
+def _planner(game: GameInfo, user_id: int) -> int:
+    """The seat of a player who may plan: a person seated in a running game."""
+    if game.status == "lobby":
+        raise GameNotStarted()
+    if game.status != "active":
+        raise _over(game)
+    mine = game.seat_of(user_id)
+    if mine is None or mine.seat is None:
+        raise NotAPlayer()
+    return mine.seat
 
 
 def _need_watcher(game: GameInfo, user_id: int) -> None:

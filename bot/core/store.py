@@ -607,6 +607,30 @@ class Tx:
         )
         return [(int(r[0]), str(r[1])) for r in rows]
 
+    async def save_plan(
+        self, game_id: int, seat: int, user_id: int, plan: str, version: int, now: datetime
+    ) -> None:
+        await self.run(
+            "INSERT INTO plans (game_id, seat, user_id, plan, made_at_version, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET "
+            "user_id = excluded.user_id, plan = excluded.plan, "
+            "made_at_version = excluded.made_at_version, updated_at = excluded.updated_at",
+            (game_id, seat, user_id, plan, version, to_ms(now)),
+        )
+
+    async def plan(self, game_id: int, seat: int) -> str | None:
+        rows = await self.rows(
+            "SELECT plan FROM plans WHERE game_id = ? AND seat = ?", (game_id, seat)
+        )
+        return str(rows[0][0]) if rows else None
+
+    async def take_plan(self, game_id: int, seat: int) -> str | None:
+        """The seat's plan, deleted in the same statement: whoever takes it plays it, once."""
+        rows = await self.rows(
+            "DELETE FROM plans WHERE game_id = ? AND seat = ? RETURNING plan", (game_id, seat)
+        )
+        return str(rows[0][0]) if rows else None
+
     async def forfeits(self, game_id: int) -> dict[int, int]:
         """The people who lost their seat in a game: user id -> engine seat."""
         rows = await self.rows(

@@ -155,13 +155,15 @@ class AlhambraBot(BaseBot):
         store = await self.open_store()
         service = GameService(store, clock=self._clock, seed_source=self._seed_source)
         self._service = service
-        reminders = Reminders(service, DiscordMessenger(self, service), spawn=self.spawn)
+        messenger = DiscordMessenger(self, service)
+        reminders = Reminders(service, messenger, spawn=self.spawn)
         announcer = ChannelAnnouncer(self, service, self.spawn)
         flow = TurnFlow(
             service,
             announcer,
             spawn=self.spawn,
             reminders=reminders,
+            messenger=messenger,
             undo_window=timedelta(seconds=self.settings.undo_window_s),
         )
         self._reminders, self._flow = reminders, flow

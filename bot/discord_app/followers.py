@@ -231,4 +231,3 @@ class FollowCommands(commands.Cog):
                 await stop_following(interaction, game_id)
             else:  # an unknown way is refused by the service, with the ways it knows
                 await start_following(interaction, game_id, how)
-

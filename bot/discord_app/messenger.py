@@ -11,9 +11,11 @@ from typing import Any
 import discord
 
 from ..core import metrics
+from ..core.plans import PlanReport
 from ..core.records import GameInfo, SeatInfo
 from ..core.service import GameService
 from ..text import i18n
+from ..text.plans import report_lines
 from ..text.present import money_lines, player_names, since_last_turn
 from ..turns.ports import Delivery
 from .dms import send_dm
@@ -84,6 +86,15 @@ class DiscordMessenger:
             log.warning("could not mention user %s in game %s: %s", user_id, game.id, exc)
             return False
         return True
+
+    async def plan_report(
+        self, game: GameInfo, player: SeatInfo, report: PlanReport, locale: str
+    ) -> Delivery:
+        assert player.user_id is not None
+        locale = (await self.service.settings(player.user_id)).dm_locale(locale)
+        lines = report_lines(locale, game.id, report)
+        lines.append(await turn_link(self.service, game))
+        return await self._dm(player.user_id, content="\n".join(lines)[:2000])
 
     async def _dm(self, user_id: int, **message: Any) -> Delivery:
         delivery = await send_dm(self.client, user_id, **message)

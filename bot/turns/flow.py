@@ -19,11 +19,12 @@ from engine import Action, EndTurn, Skip
 
 from ..core import logs
 from ..core.errors import ServiceError
+from ..core.plans import PlanReport, choose
 from ..core.records import TimerRow
 from ..core.results import ActResult
 from ..core.service import GameService
 from .computers import decide
-from .ports import Announcer, Spawn, Wake
+from .ports import Announcer, Messenger, Spawn, Wake
 from .reminders import Reminders
 
 log = logging.getLogger("alhambra.turns")
@@ -49,11 +50,14 @@ class TurnFlow:
         *,
         spawn: Spawn | None = None,
         reminders: Reminders | None = None,
+        messenger: Messenger | None = None,
         undo_window: timedelta = timedelta(0),
     ) -> None:
         self.service = service
         self.announcer = announcer
         self.reminders = reminders
+        #: tells a player what their plan did (no messenger: nobody is told)
+        self.messenger = messenger
         self._spawn = spawn
         #: how long a finished turn waits for an undo before it ends, for users who did not
         #: choose (the operator's default); zero ends it at once
@@ -161,8 +165,68 @@ class TurnFlow:
             )
         else:
             await self.service.announced(result.game.id, result.version)
+        player = result.game.current_player
+        if (
+            not result.state.is_over
+            and player is not None
+            and player.user_id is not None
+            and player.seat is not None
+            and await self.service.has_plan(result.game.id, player.seat)
+        ):  # its moves are a turn of their own: not in the way of the move that led here
+            if self._spawn is not None:
+                self._spawn(self._plan_turn(result, locale))
+            else:
+                await self._plan_turn(result, locale)
+            return
         if self.reminders is not None:
             await self.reminders.turn_started(result.game.id, locale)
+
+    async def _plan_turn(self, result: ActResult, locale: str) -> None:
+        if not await self.play_plan(result, locale) and self.reminders is not None:
+            await self.reminders.turn_started(result.game.id, locale)
+
+    # --- plans --------------------------------------------------------------------------------
+
+    async def play_plan(self, result: ActResult, locale: str) -> bool:
+        """The turn that begins after `result` is a person's with a plan: take the plan (it
+        is for this turn only) and play what it chooses from their own view, as their own
+        moves (announced, undoable in their window), then tell them what it did. Returns
+        whether it moved; never raises."""
+        game = result.game
+        player = game.current_player
+        if result.state.is_over or player is None or player.user_id is None:
+            return False
+        assert player.seat is not None
+        try:
+            plan = await self.service.take_plan(game.id, player.seat)
+            if plan is None:
+                return False
+            viewed = await self.service.seat_view(game.id, player.seat)
+            if viewed.game.current_seat != player.seat:
+                return False  # someone moved on meanwhile
+            choice = choose(plan, viewed.view)
+            played: list[Action] = []
+            turn_left = True
+            version = viewed.game.version
+            try:
+                for move in choice.moves:
+                    moved = await self.act(game.id, player.user_id, move, version, locale=locale)
+                    played.append(move)
+                    version = moved.version
+                    if moved.turn_over:
+                        turn_left = False
+                        break
+            except ServiceError as exc:  # the player moved first (or the rest was refused)
+                log.info("game %s: the plan of seat %s stopped: %s", game.id, player.seat, exc.code)
+            report = PlanReport(plan, choice, tuple(played), turn_left)
+            if played and turn_left and self.reminders is not None:
+                await self.reminders.schedule_turn(game.id)  # their turn's deadline, no DM
+            if self.messenger is not None:
+                await self.messenger.plan_report(game, player, report, locale)
+            return bool(played)
+        except Exception:
+            log.exception("the plan of game %s, seat %s failed", game.id, player.seat)
+            return False
 
     async def deliver(self, timer: TimerRow) -> None:
         """An `announce` timer fired: the channel was not told about a finished turn (the post

@@ -13,6 +13,7 @@ from datetime import datetime
 from enum import Enum
 from typing import Any, Protocol
 
+from ..core.plans import PlanReport
 from ..core.records import GameInfo, SeatInfo
 from ..core.results import ActResult
 
@@ -59,6 +60,12 @@ class Messenger(Protocol):
 
     async def nudge(self, game: GameInfo, user_id: int) -> bool:
         """A mention in the game's channel, for a player who refuses DMs."""
+        ...
+
+    async def plan_report(
+        self, game: GameInfo, player: SeatInfo, report: PlanReport, locale: str
+    ) -> Delivery:
+        """Their plan met the start of their turn: what it played and why, or why not."""
         ...
 
 

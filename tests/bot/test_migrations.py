@@ -252,6 +252,13 @@ def _seed_level_11(conn: sqlite3.Connection) -> dict[str, object]:
     return {}
 
 
+def _seed_level_12(conn: sqlite3.Connection) -> dict[str, object]:
+    conn.execute(
+        'INSERT INTO plans VALUES (2, 1, 2, \'{"rules":[],"otherwise":"most"}\', 25, 9960)'
+    )
+    return {}
+
+
 SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
     1: _seed_level_1,
     2: _seed_level_2,
@@ -264,6 +271,7 @@ SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
     9: _seed_level_9,
     10: _seed_level_10,
     11: _seed_level_11,
+    12: _seed_level_12,
 }
 
 

@@ -1,0 +1,91 @@
+"""A plan in words: its rules as the player reads them back, and what it did at their turn."""
+
+from __future__ import annotations
+
+from engine import Buy, Place, PlaceInReserve, TakeMoney
+
+from ..core.plans import Otherwise, Placement, Plan, PlanReport, PlanRule, Skipped
+from . import i18n
+from .present import building_name, cards_text, cell_text, the_building
+
+
+def placement_text(locale: str, place: Placement) -> str:
+    if isinstance(place, tuple):
+        return i18n.t(locale, "plan.place_at", cell=cell_text(*place))
+    return i18n.t(locale, "plan.place_reserve" if place == "reserve" else "plan.place_later")
+
+
+def rule_line(locale: str, number: int, rule: PlanRule) -> str:
+    return i18n.t(
+        locale,
+        "plan.rule",
+        number=number,
+        building=building_name(locale, rule.tile),
+        cards=cards_text(locale, rule.cards),
+        placement=placement_text(locale, rule.place),
+    )
+
+
+def otherwise_line(locale: str, otherwise: Otherwise) -> str:
+    if isinstance(otherwise, tuple):
+        return i18n.t(locale, "plan.otherwise_take", cards=cards_text(locale, otherwise))
+    return i18n.t(locale, f"plan.otherwise_{otherwise}")
+
+
+def plan_lines(locale: str, game_id: int, plan: Plan) -> list[str]:
+    """The plan as its player reads it back: numbered rules, then what happens otherwise."""
+    if not plan.rules and plan.otherwise == "wait":
+        return [i18n.t(locale, "plan.none", game=game_id)]
+    lines = [f"**{i18n.t(locale, 'plan.title', game=game_id)}**"]
+    lines += [rule_line(locale, n, rule) for n, rule in enumerate(plan.rules, start=1)]
+    lines.append(otherwise_line(locale, plan.otherwise))
+    return lines
+
+
+def skipped_text(locale: str, plan: Plan, index: int, why: Skipped) -> str:
+    return i18n.t(
+        locale,
+        f"plan.skipped.{why}",
+        number=index + 1,
+        building=the_building(locale, plan.rules[index].tile),
+    )
+
+
+def report_lines(locale: str, game_id: int, report: PlanReport) -> list[str]:
+    """The player's DM after their plan met their turn: what it did, why, and what is left."""
+    choice, plan = report.choice, report.plan
+    skipped = [skipped_text(locale, plan, i, why) for i, why in choice.skipped]
+    if not choice.moves:  # nothing held and the plan waits: say why each rule did not hold
+        return [i18n.t(locale, "plan.report.waited", game=game_id), *skipped]
+    lines = []
+    for move in report.played:
+        if isinstance(move, Buy):
+            lines.append(
+                i18n.t(
+                    locale,
+                    "plan.report.bought",
+                    game=game_id,
+                    number=(choice.rule or 0) + 1,
+                    building=the_building(locale, plan.rules[choice.rule or 0].tile),
+                    cards=cards_text(locale, move.cards),
+                )
+            )
+        elif isinstance(move, Place):
+            lines.append(i18n.t(locale, "plan.report.placed", cell=cell_text(move.x, move.y)))
+        elif isinstance(move, PlaceInReserve):
+            lines.append(i18n.t(locale, "plan.report.reserved"))
+        elif isinstance(move, TakeMoney):
+            lines.append(
+                i18n.t(
+                    locale, "plan.report.took", game=game_id, cards=cards_text(locale, move.cards)
+                )
+            )
+    if not report.played:
+        lines.append(i18n.t(locale, "plan.report.refused", game=game_id))
+    lines += skipped
+    if report.turn_left:
+        key = "plan.report.exact" if choice.exact and report.played else "plan.report.yours"
+        lines.append(i18n.t(locale, key))
+    else:
+        lines.append(i18n.t(locale, "plan.report.done"))
+    return lines

@@ -1,0 +1,127 @@
+"""Plans through the bot: `/alhambra plan` queues rules while a player waits; at the start of
+their turn the first rule whose building is in the market and whose moves are legal is played
+as their own moves (announced in the channel, undoable while their turn waits, a DM saying what
+it did and why), a rule that no longer holds falls through to the next, and a plan with nothing
+to play leaves the turn to its player. A plan is made from the player's own view: cards they do
+not hold are refused."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from fake_discord import FakeDiscord
+from players import open_game, stored_game
+
+from bot.core.clock import ManualClock
+from bot.text.present import action_code, money_code
+from engine import (
+    CARDS,
+    TILES,
+    Buy,
+    Game,
+    PlaceInReserve,
+    TakeMoney,
+    minimal_payments,
+)
+
+T0 = datetime(2024, 6, 3, 9, 0, tzinfo=UTC)
+
+
+async def _started(sim: FakeDiscord, names: list[str]):
+    users = [sim.user(n) for n in names]
+    guild = sim.guild("Club", owner=users[0])
+    for user in users[1:]:
+        sim.member(guild, user)
+    channel = sim.channel(guild, "alhambra")
+    await open_game(sim, users[0], channel)
+    for user in users[1:]:
+        await sim.slash(user, "alhambra join", channel=channel)
+    await sim.slash(users[0], "alhambra start", channel=channel)
+    return channel, users
+
+
+def _seats(db_path, channel, users):
+    """(game, the player to move, the one waiting, the waiting one's seat)."""
+    _, game, seats = stored_game(db_path, channel.id)
+    assert game is not None
+    by_id = {u.id: u for u in users}
+    mover = by_id[seats[game.current_seat]]
+    waiter = next(u for u in users if u is not mover)
+    seat = next(s for s, uid in seats.items() if uid == waiter.id)
+    return game, mover, waiter, seat
+
+
+def _affordable(game: Game, seat: int) -> tuple[int, tuple[int, ...]]:
+    """A building of the market the seat can pay for, and a payment from its hand."""
+    hand = game.view(seat).hand
+    for slot, tile in enumerate(game.view(seat).market):
+        if tile is not None and (pays := minimal_payments(hand, slot, TILES[tile].cost)):
+            return tile, pays[0]
+    raise AssertionError("nothing in the market is affordable")  # never with 20+ to spend
+
+
+def _absent(game: Game) -> int:
+    """A building that is not in the market (still in the bag)."""
+    view = game.view(None)
+    placed = {t for p in view.table for _, _, t in p.alhambra} | set(view.market)
+    return next(t for t in range(1, len(TILES)) if t not in placed)
+
+
+async def _take_money(sim, db_path, channel, user) -> None:
+    _, game, _ = stored_game(db_path, channel.id)
+    assert game is not None
+    take = next(a for a in game.legal_actions() if isinstance(a, TakeMoney))
+    await sim.slash(user, "alhambra take", channel=channel, cards=action_code(take))
+
+
+async def test_a_plan_plays_the_first_rule_that_holds_at_the_players_turn(
+    sim: FakeDiscord, run_bot, make_bot, db_path
+) -> None:
+    async with run_bot(make_bot(undo_window=0)) as bot:
+        channel, users = await _started(sim, ["ana", "bruno"])
+        await bot.calm()
+        game, mover, waiter, seat = _seats(db_path, channel, users)
+        tile, pay = _affordable(game, seat)
+        gone = _absent(game)
+        shown = await sim.slash(waiter, "alhambra plan", channel=channel)
+        assert shown.ephemeral and "You have no plan" in shown.content
+        # rule 1 names a building that is not in the market; rule 2 one that is
+        first = await sim.slash(
+            waiter, "alhambra plan", channel=channel, buy=str(gone), pay=money_code(pay)
+        )
+        assert "1. If " in first.content and "leave its placement to you" in first.content
+        plan = await sim.slash(
+            waiter,
+            "alhambra plan",
+            channel=channel,
+            buy=str(tile),
+            pay=money_code(pay),
+            place="reserve",
+            otherwise="most",
+        )
+        assert "2. If " in plan.content and "put it in your reserve" in plan.content
+        assert "Otherwise: take the most money" in plan.content
+
+        await _take_money(sim, db_path, channel, mover)  # the mover's turn ends: the plan plays
+        await bot.calm()
+        _, after, _ = stored_game(db_path, channel.id)
+        assert after is not None
+        assert tile in after.view(seat).table[seat].reserve
+        assert after.current_seat != seat  # placing a building ends one's actions
+        async with bot.service.store.read() as tx:
+            rows = await tx.actions(stored_game(db_path, channel.id)[0])
+        mine = [r.action for r in rows if r.seat == seat]
+        assert mine[0]["kind"] == "buy" and sorted(mine[0]["cards"]) == sorted(pay)
+        assert mine[1] == {"kind": "reserve", "tile": tile} and mine[2]["kind"] == "end_turn"
+        (report,) = [m for m in sim.dms(waiter) if "Your plan" in m.content]
+        assert "by rule 2 you bought" in report.content
+        assert "Rule 1 did not hold" in report.content and "not in the market" in report.content
+        assert "It went into your reserve." in report.content
+        assert "Your turn is over." in report.content
+        # the turn was told in the channel as any turn is
+        assert f"{waiter.name} bought" in sim.channel_messages(channel)[-1].content
+        # the plan was for that turn only
+        assert (
+            "You have no plan"
+            in (await sim.slash(waiter, "alhambra plan", channel=channel)).content
+        )

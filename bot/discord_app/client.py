@@ -53,7 +53,7 @@ from ..turns.timers import TimerDispatcher
 from .announcer import ChannelAnnouncer
 from .context import BaseBot, report
 from .group import AlhambraCog
-from .history import HistoryCommands, ReplayButton
+from .history import ArchiveButton, HistoryCommands, ReplayButton
 from .lobby_message import LobbyButton
 from .messenger import DiscordMessenger
 from .observe import Observer, http_trace
@@ -85,6 +85,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ResultsButton,
     LogPageButton,
     ReplayButton,
+    ArchiveButton,
 )
 
 

@@ -38,7 +38,7 @@ from .context import (
     user_locale,
 )
 from .markup import inert
-from .pictures import hand_file, table_file
+from .pictures import TABLE_FILE, hand_file, table_file
 from .translator import T
 
 #: games listed by `games`
@@ -81,8 +81,13 @@ async def show_replay(
     await acknowledge(interaction, update=turn)  # checked: now the replay and its picture
     shown = await service.replay(game.id, step, user_id=interaction.user.id)
     pictures = [await table_file(shown.view, player_names(locale, game), locale)]
+    embed: discord.Embed | None = None
     if shown.own is not None and shown.seat is not None:  # the asker's own hand, never another's
         pictures.append(await hand_file(shown.own, game.name_at(shown.seat), locale))
+        # two pictures side by side would each be shown at half size and cropped: the table
+        # goes into an embed, as in a turn message (it is drawn for that box), and the hand
+        # is the message's one picture
+        embed = discord.Embed().set_image(url=f"attachment://{TABLE_FILE}")
     ui = discord.ui.View(timeout=None)
     targets = (
         ("button.replay_first", 0),
@@ -102,9 +107,9 @@ async def show_replay(
         )
     text = replay_text(locale, shown)
     if turn:
-        await redraw(interaction, content=text, attachments=pictures, view=ui)
+        await redraw(interaction, content=text, embed=embed, attachments=pictures, view=ui)
     else:
-        await reply(interaction, text, files=pictures, view=ui)
+        await reply(interaction, text, embed=embed, files=pictures, view=ui)
 
 
 class ReplayButton(

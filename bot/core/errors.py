@@ -275,6 +275,13 @@ class StatsHidden(ServiceError):
     variants = {"named": "{name} keeps their statistics to themselves."}
 
 
+class ArchiveEnd(ServiceError):
+    """A page of finished games past the end of the list (a button of an older list)."""
+
+    code = "archive_end"
+    default = "There are no more finished games: that page is past the end of the list."
+
+
 class DatabaseError(Exception):
     """The database cannot be used by this version of the bot (not a user error)."""
 

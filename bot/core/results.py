@@ -152,8 +152,10 @@ class ViewResult:
 
 @dataclass(frozen=True)
 class ReplayStep:
-    """A game as it stood after its `step`-th finished turn (0: as dealt), seen by anyone: the
-    public view, no hand. `log` is the whole game's, so a step's words are `log.turns()`'s."""
+    """A game as it stood after its `step`-th finished turn (0: as dealt): `view` is what
+    anyone saw (the public view, no hand), `own` what the asker's `seat` alone saw then (their
+    hand), if they played in it. `log` is the whole game's, so a step's words are
+    `log.turns()`'s."""
 
     log: GameLog
     step: int
@@ -161,6 +163,10 @@ class ReplayStep:
     view: SeatView
     #: the ranking at that point, best first: (rank, seat, score)
     ranking: list[tuple[int, int, int]]
+    #: the asker's seat in the game, None for a watcher
+    seat: int | None = None
+    #: that seat's own view at that point, None for a watcher
+    own: SeatView | None = None
 
 
 @dataclass(frozen=True)
@@ -172,6 +178,23 @@ class ArchivedGame:
     ranking: list[tuple[int, int, int]]
     #: actions in its log
     moves: int
+
+
+@dataclass(frozen=True)
+class ArchivePage:
+    """A page of the archive: at most `size` finished games, the latest first, after the
+    `offset` later ones (a whole number of pages)."""
+
+    games: list[ArchivedGame]
+    offset: int
+    size: int
+    #: whether older games follow this page
+    more: bool
+
+    @property
+    def number(self) -> int:
+        """The page's number, from 1."""
+        return 1 + self.offset // self.size
 
 
 @dataclass(frozen=True)

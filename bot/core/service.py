@@ -52,6 +52,7 @@ from .db import Conflict
 from .errors import (
     AlreadyJoined,
     AlreadyVoted,
+    ArchiveEnd,
     FollowRefused,
     GameAlreadyRunning,
     GameAlreadyStarted,
@@ -87,6 +88,7 @@ from .records import (
 from .results import (
     ActResult,
     ArchivedGame,
+    ArchivePage,
     GameLog,
     Growth,
     LogEntry,
@@ -130,6 +132,10 @@ def parse_action(action: Action | dict[str, Any]) -> Action:
 STATS_GAMES = 200
 #: how a watcher may follow a game: by DM, or in its thread
 FOLLOW_WAYS = ("dm", "thread")
+#: the largest id a database column holds (Discord's ids are far below it)
+MAX_ID = 2**63 - 1
+#: how far back the archive pages (a million games, beyond any server's)
+MAX_ARCHIVE_OFFSET = 999_999
 #: the `bot_meta` key saying a user hides their statistics from others
 _STATS_HIDDEN = "stats-hidden:{}"
 
@@ -673,9 +679,12 @@ class GameService:
         setup, entries = await asyncio.to_thread(rebuild)
         return GameLog(game, setup, entries)
 
-    async def replay(self, game_id: int, step: int | None = None) -> ReplayStep:
+    async def replay(
+        self, game_id: int, step: int | None = None, *, user_id: int | None = None
+    ) -> ReplayStep:
         """The game after its `step`-th finished turn (the last one if None; clamped to the
-        game), rebuilt from the seed and the log: what anyone may see of it then."""
+        game), rebuilt from the seed and the log: what anyone may see of it then, and, if
+        `user_id` has a seat in the game, what that seat alone saw (its own hand)."""
         game_log = await self.log(game_id)
         turns = game_log.turns()
         wanted = len(turns) if step is None else max(0, min(step, len(turns)))
@@ -693,19 +702,32 @@ class GameService:
             return state
 
         state = await asyncio.to_thread(rebuild)
-        return ReplayStep(game_log, wanted, len(turns), state.view(None), state.ranking())
+        mine = game.seat_of(user_id) if user_id is not None else None
+        seat = mine.seat if mine is not None else None
+        own = state.view(seat) if seat is not None else None
+        return ReplayStep(
+            game_log, wanted, len(turns), state.view(None), state.ranking(), seat=seat, own=own
+        )
 
     async def finished_games(
-        self, guild_id: int, *, user_id: int | None = None, limit: int = 10
-    ) -> list[ArchivedGame]:
-        """A server's finished games, the latest first (only `user_id`'s if given)."""
+        self, guild_id: int, *, user_id: int | None = None, limit: int = 10, offset: int = 0
+    ) -> ArchivePage:
+        """A page of a server's finished games, the latest first (only `user_id`'s if given):
+        `limit` of them after the `offset` latest, a whole number of pages. A page past the
+        end of a list is refused (`ArchiveEnd`), the first one may be empty."""
+        if limit < 1 or offset < 0 or offset % limit or offset > MAX_ARCHIVE_OFFSET:
+            raise InvalidRequest()
+        if user_id is not None and not 0 < user_id <= MAX_ID:
+            raise InvalidRequest()
         async with self.store.read() as tx:
-            found = await tx.finished_games(guild_id, user_id, limit)
+            found = await tx.finished_games(guild_id, user_id, limit + 1, offset)
+        if offset and not found:
+            raise ArchiveEnd()
         out = []
-        for game, snapshot in found:
+        for game, snapshot in found[:limit]:
             state = Game.from_json(snapshot)
             out.append(ArchivedGame(game, state.ranking(), game.version))
-        return out
+        return ArchivePage(out, offset, limit, more=len(found) > limit)
 
     async def growth(self, game_id: int) -> Growth:
         """Every player's Alhambra after each finished turn (and as dealt), rebuilt from the

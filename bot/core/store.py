@@ -123,21 +123,21 @@ class Tx:
         return None if row is None else await self._with_seats(row)
 
     async def finished_games(
-        self, guild_id: int, user_id: int | None, limit: int
+        self, guild_id: int, user_id: int | None, limit: int, offset: int = 0
     ) -> list[tuple[GameInfo, str]]:
-        """A server's finished games with their last snapshots, the latest first; only those
-        `user_id` sat in (and did not leave) if given."""
+        """A server's finished games with their last snapshots, the latest first, skipping
+        the `offset` latest; only those `user_id` sat in (and did not leave) if given."""
         mine = (
             "AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id AND s.user_id = ?) "
             if user_id is not None
             else ""
         )
-        params: tuple[Any, ...] = (guild_id, limit)
+        params: tuple[Any, ...] = (guild_id, limit, offset)
         if user_id is not None:
-            params = (guild_id, user_id, limit)
+            params = (guild_id, user_id, limit, offset)
         rows = await self.rows(
             f"SELECT {_GAME_COLUMNS}, snapshot FROM games WHERE guild_id = ? "
-            f"AND status = 'finished' {mine}ORDER BY ended_at DESC, id DESC LIMIT ?",
+            f"AND status = 'finished' {mine}ORDER BY ended_at DESC, id DESC LIMIT ? OFFSET ?",
             params,
         )
         return [(await self._with_seats(r), str(r["snapshot"])) for r in rows]

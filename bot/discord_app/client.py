@@ -54,7 +54,7 @@ from .announcer import ChannelAnnouncer
 from .context import BaseBot, report
 from .followers import FollowButton
 from .group import AlhambraCog
-from .history import HistoryCommands, ReplayButton
+from .history import ArchiveButton, HistoryCommands, ReplayButton
 from .lobby_message import LobbyButton
 from .messenger import DiscordMessenger
 from .observe import Observer, http_trace
@@ -87,6 +87,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LogPageButton,
     ReplayButton,
     FollowButton,
+    ArchiveButton,
 )
 
 

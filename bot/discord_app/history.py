@@ -3,9 +3,10 @@
 `/alhambra` holds the play (21 of Discord's 25 subcommands, 3,100 of a command's 4,000
 characters), so looking back gets its own top-level command: `replay` steps through a game turn
 by turn, the table as it stood after each, `games` lists the server's finished games (or a
-player's), and `stats` is a player's record (which a player may hide from others). Everything
-shown is public (the table, never a hand), in an answer only the asker sees, so stepping through
-a replay does not fill the channel.
+player's, a page of 10 at a time), and `stats` is a player's record (which a player may hide
+from others). Everything is shown in an answer only the asker sees, so stepping through a replay
+does not fill the channel: the public table, and to a player of the game their own hand as it
+was then (never anyone else's).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from discord.ext import commands
 
 from engine import GameStarted
 
-from ..core.errors import GameNotStarted, NoGameHere, StatsHidden
+from ..core.errors import GameNotStarted, GuildOnly, NoGameHere, StatsHidden
 from ..core.records import GameInfo
 from ..core.results import ArchivedGame, ReplayStep
 from ..core.stats import PlayerStats
@@ -37,7 +38,7 @@ from .context import (
     user_locale,
 )
 from .markup import inert
-from .pictures import table_file
+from .pictures import TABLE_FILE, hand_file, table_file
 from .translator import T
 
 #: games listed by `games`
@@ -78,8 +79,15 @@ async def show_replay(
     if game.seed is None:
         raise GameNotStarted()
     await acknowledge(interaction, update=turn)  # checked: now the replay and its picture
-    shown = await service.replay(game.id, step)
-    picture = await table_file(shown.view, player_names(locale, game), locale)
+    shown = await service.replay(game.id, step, user_id=interaction.user.id)
+    pictures = [await table_file(shown.view, player_names(locale, game), locale)]
+    embed: discord.Embed | None = None
+    if shown.own is not None and shown.seat is not None:  # the asker's own hand, never another's
+        pictures.append(await hand_file(shown.own, game.name_at(shown.seat), locale))
+        # two pictures side by side would each be shown at half size and cropped: the table
+        # goes into an embed, as in a turn message (it is drawn for that box), and the hand
+        # is the message's one picture
+        embed = discord.Embed().set_image(url=f"attachment://{TABLE_FILE}")
     ui = discord.ui.View(timeout=None)
     targets = (
         ("button.replay_first", 0),
@@ -99,9 +107,9 @@ async def show_replay(
         )
     text = replay_text(locale, shown)
     if turn:
-        await redraw(interaction, content=text, attachments=[picture], view=ui)
+        await redraw(interaction, content=text, embed=embed, attachments=pictures, view=ui)
     else:
-        await reply(interaction, text, file=picture, view=ui)
+        await reply(interaction, text, embed=embed, files=pictures, view=ui)
 
 
 class ReplayButton(
@@ -161,6 +169,101 @@ def archive_line(locale: str, entry: ArchivedGame) -> str:
     )
 
 
+async def show_archive(
+    interaction: discord.Interaction,
+    user_id: int | None,
+    offset: int = 0,
+    *,
+    name: str | None = None,
+    turn: bool = False,
+) -> None:
+    """A page of this server's finished games, the latest first (only `user_id`'s if given),
+    with buttons to the newer and older pages. The server is always the interaction's, never
+    a button's. `name`: the player as the command named them (a button names them as they sat
+    in the games listed). `turn`: a page button was pressed, so its message turns the page; a
+    page past the end is refused before anything changes."""
+    locale = user_locale(interaction)
+    if interaction.guild_id is None:
+        raise GuildOnly()
+    page = await bot_of(interaction).service.finished_games(
+        interaction.guild_id, user_id=user_id, limit=ARCHIVE_SIZE, offset=offset
+    )
+    if user_id is None:
+        title = i18n.t(locale, "archive.title")
+    else:
+        if name is None:
+            seat = next((s for e in page.games if (s := e.game.seat_of(user_id))), None)
+            name = inert(seat.name) if seat is not None else f"<@{user_id}>"
+        title = i18n.t(locale, "archive.title_player", name=name)
+    ui: discord.ui.View | None = None
+    if page.offset or page.more:
+        title += f" · {i18n.t(locale, 'archive.page', page=page.number)}"
+        ui = discord.ui.View(timeout=None)
+        whose = user_id or 0
+        ui.add_item(
+            ArchiveButton(
+                max(0, page.offset - page.size),
+                whose,
+                i18n.t(locale, "button.archive_newer"),
+                disabled=not page.offset,
+            )
+        )
+        ui.add_item(
+            ArchiveButton(
+                page.offset + page.size,
+                whose,
+                i18n.t(locale, "button.archive_older"),
+                disabled=not page.more,
+            )
+        )
+    if page.games:
+        lines = [archive_line(locale, entry) for entry in page.games]
+        hint = i18n.t(locale, "archive.hint")
+        text = bounded(f"**{title}**\n" + "\n".join(lines) + f"\n{hint}")
+    else:
+        text = f"**{title}**\n{i18n.t(locale, 'archive.empty')}"
+    if turn:
+        await redraw(interaction, content=text, view=ui)
+    else:
+        await reply(interaction, text, view=ui)
+
+
+class ArchiveButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"alh:a:(?P<offset>0|[1-9]\d{0,6}):(?P<user>0|[1-9]\d{0,18})",
+):
+    """Turns the archive to another page: the custom id names the page's offset (games
+    before it) and whose games are listed (a user id, 0 for the whole server). The server is
+    the interaction's: a button pressed elsewhere lists that server's games."""
+
+    def __init__(
+        self, offset: int, user_id: int, label: str = "…", *, disabled: bool = False
+    ) -> None:
+        self.offset, self.user_id = offset, user_id
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"alh:a:{offset}:{user_id}",
+                disabled=disabled,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Button[discord.ui.View],
+        match: re.Match[str],
+        /,
+    ) -> ArchiveButton:
+        return cls(int(match["offset"]), int(match["user"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with handling(interaction, "games:page"):
+            await show_archive(interaction, self.user_id or None, self.offset, turn=True)
+
+
 @app_commands.guild_only()
 class HistoryCommands(
     commands.GroupCog,
@@ -190,24 +293,10 @@ class HistoryCommands(
         self, interaction: discord.Interaction, player: discord.User | None = None
     ) -> None:
         async with handling(interaction, "games"):
-            locale = user_locale(interaction)
-            assert interaction.guild_id is not None
-            found = await bot_of(interaction).service.finished_games(
-                interaction.guild_id,
-                user_id=player.id if player is not None else None,
-                limit=ARCHIVE_SIZE,
-            )
-            title = (
-                i18n.t(locale, "archive.title_player", name=inert(player.display_name))
-                if player is not None
-                else i18n.t(locale, "archive.title")
-            )
-            if not found:
-                await reply(interaction, f"**{title}**\n{i18n.t(locale, 'archive.empty')}")
-                return
-            lines = [archive_line(locale, entry) for entry in found]
-            hint = i18n.t(locale, "archive.hint")
-            await reply(interaction, bounded(f"**{title}**\n" + "\n".join(lines) + f"\n{hint}"))
+            if player is None:
+                await show_archive(interaction, None)
+            else:
+                await show_archive(interaction, player.id, name=inert(player.display_name))
 
     @app_commands.command(
         name=T("cmd.leaderboard.name"), description=T("cmd.leaderboard.description")

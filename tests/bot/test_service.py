@@ -23,6 +23,7 @@ from service_helpers import (
 from bot.core.clock import ManualClock
 from bot.core.errors import (
     AlreadyJoined,
+    ArchiveEnd,
     GameAlreadyRunning,
     GameAlreadyStarted,
     GameNotStarted,
@@ -38,7 +39,7 @@ from bot.core.errors import (
     Outdated,
     ServiceError,
 )
-from bot.core.records import DeadlineRules
+from bot.core.records import DeadlineRules, GameInfo
 from bot.core.service import GameService
 from bot.core.verify import verify_database
 from engine import (
@@ -47,10 +48,13 @@ from engine import (
     MoneyTaken,
     Skip,
     TakeMoney,
+    TurnEnded,
     TurnStarted,
     Undo,
     Undone,
+    action_from_dict,
     action_to_dict,
+    new_game,
 )
 
 
@@ -377,6 +381,66 @@ async def test_views_show_a_player_their_hand_and_a_spectator_nothing_hidden(
     assert theirs.view.legal == () and theirs.view.hand == tuple(sorted(full.hand(other.seat)))  # type: ignore[arg-type]
     spectator = await service.view(game.id, STRANGER)
     assert spectator.seat is None and spectator.view.hand == () and spectator.view.legal == ()
+
+
+async def _played(service: GameService, channel: int, rng: random.Random) -> GameInfo:
+    game = await started(service, channel=channel)
+    result = None
+    while result is None or not result.state.is_over:
+        result = await random_move(service, game.id, rng)
+    return result.game
+
+
+async def test_the_archive_comes_in_pages(service: GameService, refused) -> None:
+    rng = random.Random(11)
+    latest = [(await _played(service, channel, rng)).id for channel in (1, 2, 3, 4)][::-1]
+    first = await service.finished_games(7, limit=2)
+    assert [e.game.id for e in first.games] == latest[:2]
+    assert first.more and first.offset == 0 and first.number == 1
+    second = await service.finished_games(7, limit=2, offset=2)
+    assert [e.game.id for e in second.games] == latest[2:]
+    assert not second.more and second.number == 2  # exactly two pages: no third
+    mine = await service.finished_games(7, user_id=BOB, limit=3, offset=3)
+    assert [e.game.id for e in mine.games] == latest[3:] and not mine.more
+    nothing = await service.finished_games(8, limit=2)  # another server's first page
+    assert nothing.games == [] and not nothing.more
+    for offset in (4, 40):
+        async with refused(ArchiveEnd):
+            await service.finished_games(7, limit=2, offset=offset)
+    async with refused(ArchiveEnd):
+        await service.finished_games(7, user_id=STRANGER, limit=2, offset=2)
+    for bad in ({"offset": 1}, {"offset": -2}, {"limit": 0}, {"user_id": 2**63}):
+        async with refused(InvalidRequest):
+            await service.finished_games(7, **{"limit": 2, **bad})
+
+
+async def test_a_replay_shows_the_asker_their_own_hand_only(service: GameService) -> None:
+    game = await _played(service, 1, random.Random(12))
+    assert game.seed is not None
+    state = new_game(len(game.seats), game.seed)
+    dealt, after = state.copy(), []
+    async with service.store.read() as tx:
+        rows = await tx.actions(game.id)
+    for row in rows:
+        if any(isinstance(e, TurnEnded) for e in state.apply(action_from_dict(row.action))):
+            after.append(state.copy())
+    steps = [dealt, *after]
+    for step in (0, 1, len(steps) // 2):
+        hands = {}
+        for user in (HOST, BOB):
+            shown = await service.replay(game.id, step, user_id=user)
+            seat = game.seat_of(user)
+            assert seat is not None and shown.seat == seat.seat
+            assert shown.own is not None and shown.own.seat == seat.seat
+            assert shown.own.hand == steps[step].view(seat.seat).hand
+            assert shown.view.hand == ()  # the public view stays public
+            hands[user] = shown.own.hand
+        watched = await service.replay(game.id, step, user_id=STRANGER)
+        assert watched.seat is None and watched.own is None and watched.view.hand == ()
+        anyone = await service.replay(game.id, step)
+        assert anyone.own is None
+        if step == 0:
+            assert hands[HOST] != hands[BOB]  # dealt differently: the test can tell them
 
 
 async def test_timers_due(service: GameService, clock: ManualClock, refused) -> None:

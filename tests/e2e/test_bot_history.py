@@ -4,12 +4,21 @@ command tree, both top-level commands, keeps every Discord limit."""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import random
 import re
 
-from fake_discord import FakeDiscord
+import pytest
+from fake_discord import FakeDiscord, InteractionNotAnswered
+from fake_discord.ids import snowflake
+from fake_discord.models import Message
 
+import render
 from bot.core.service import GameService
+from bot.discord_app import history
+from bot.text import i18n
+from bot.text.alt import hand_alt
 from engine import Game, TurnEnded, Undo, new_game
 
 LABELS = ["⏮ Start", "◀ Turn before", "Next turn ▶", "End ⏭"]
@@ -120,6 +129,178 @@ async def test_the_archive_lists_the_server_s_finished_games(
         assert "/alhambra-history replay game:" in text
         mine = await sim.slash(ana, "alhambra-history games", channel=channel, player=ana)
         assert f"#{first} " in mine.response.content and f"#{second} " not in mine.response.content
+
+
+def _tampered(page: Message, custom_id: str) -> Message:
+    """A copy of an archive page whose "Older" button carries another custom id, as a modified
+    client could send it (discord.py only hears of ids that are on the message)."""
+    components = copy.deepcopy(page.components)
+    for row in components:
+        for button in row["components"]:
+            if button.get("label") == "Older ▶":
+                button["custom_id"], button["disabled"] = custom_id, False
+    return dataclasses.replace(
+        page, id=snowflake(), components=components, edits=0, history=[], attachments=[]
+    )
+
+
+def _press(message: Message) -> dict:
+    """The interaction data of pressing the message's "Older" button."""
+    button = next(b for b in message.buttons() if b.get("label") == "Older ▶")
+    return {"custom_id": button["custom_id"], "component_type": 2}
+
+
+def _listed(text: str) -> list[int]:
+    """The game numbers an archive page lists, in its order."""
+    return [int(n) for n in re.findall(r"^#(\d+) ", text, re.MULTILINE)]
+
+
+async def test_the_archive_pages_through_older_games(
+    sim: FakeDiscord, run_bot, make_bot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(history, "ARCHIVE_SIZE", 2)  # pages of 2: five games make three pages
+    ana, bruno, carla, dora = (sim.user(n) for n in ("ana", "bruno", "carla", "dora"))
+    guild = sim.guild("Club", owner=ana)
+    for user in (bruno, carla):
+        sim.member(guild, user)
+    channel = sim.channel(guild, "alhambra")
+    other = sim.guild("Other", owner=dora)
+    elsewhere = sim.channel(other, "general")
+    async with run_bot(make_bot()) as bot:
+        tables = [[ana.id, bruno.id], [carla.id, bruno.id]] * 2 + [[ana.id, carla.id]]
+        played = [await _finished(bot.service, guild.id, channel.id, t) for t in tables]
+        theirs = await _finished(bot.service, other.id, elsewhere.id, [dora.id, sim.user("eve").id])
+        latest = played[::-1]
+
+        page = (await sim.slash(ana, "alhambra-history games", channel=channel)).response
+        assert page.ephemeral and "Finished games in this server · page 1" in page.content
+        assert _listed(page.content) == latest[:2]
+        assert page.button_labels() == ["◀ Newer", "Older ▶"]
+        assert [b["disabled"] for b in page.buttons()] == [True, False]
+        assert all(len(b["custom_id"]) <= 100 for b in page.buttons())
+
+        seen = _listed(page.content)
+        for number, disabled in ((2, [False, False]), (3, [False, True])):
+            edits = page.edits
+            await sim.click(ana, page, "Older ▶")
+            await sim.wait_until(lambda edits=edits: page.edits > edits)
+            assert f"· page {number}" in page.content
+            assert [b["disabled"] for b in page.buttons()] == disabled
+            seen += _listed(page.content)
+        assert seen == latest  # every game once, the latest first
+        edits = page.edits
+        await sim.click(ana, page, "◀ Newer")
+        await sim.wait_until(lambda: page.edits > edits)
+        assert "· page 2" in page.content and _listed(page.content) == latest[2:4]
+
+        # a page past the end (a forged or an old button): a clear refusal, the list unchanged
+        before, edits = page.content, page.edits
+        for offset in (6, 40):
+            forged = _tampered(page, f"alh:a:{offset}:0")
+            refused = await sim.forge(ana, channel, _press(forged), source=forged)
+            assert refused.ephemeral and "no more finished games" in refused.content
+            assert refused.response is not forged and not refused.response.components
+            assert forged.edits == 0
+        # not a page boundary, or a user id no database holds: not valid, nothing changes
+        for custom_id in ("alh:a:3:0", f"alh:a:0:{2**63}"):
+            forged = _tampered(page, custom_id)
+            refused = await sim.forge(ana, channel, _press(forged), source=forged)
+            assert "That request is not valid." in refused.content and forged.edits == 0
+        for custom_id in ("alh:a:-2:0", "alh:a:02:0", f"alh:a:0:{'9' * 20}", "alh:a:2:0:x"):
+            forged = _tampered(page, custom_id)
+            with pytest.raises(InteractionNotAnswered):  # not one of the bot's buttons at all
+                await sim.forge(ana, channel, _press(forged), source=forged, timeout=1)
+        assert (page.content, page.edits) == (before, edits)
+
+        # the server is the interaction's, whatever the button says
+        forged = _tampered(page, "alh:a:0:0")
+        there = await sim.forge(dora, elsewhere, _press(forged), source=forged)
+        assert _listed(there.content) == [theirs] and not there.response.buttons()
+        forged = _tampered(page, f"alh:a:2:{ana.id}")
+        there = await sim.forge(dora, elsewhere, _press(forged), source=forged)
+        assert "no more finished games" in there.content
+        assert (page.content, page.edits) == (before, edits)
+
+        # a player's own games page too, the filter kept by the buttons
+        mine = (
+            await sim.slash(ana, "alhambra-history games", channel=channel, player=ana)
+        ).response
+        own = [g for g, t in zip(played, tables, strict=True) if ana.id in t][::-1]
+        assert "ana's finished games · page 1" in mine.content
+        assert _listed(mine.content) == own[:2]
+        assert all(b["custom_id"].endswith(f":{ana.id}") for b in mine.buttons())
+        await sim.click(ana, mine, "Older ▶")
+        await sim.wait_until(lambda: "page 2" in mine.content)
+        assert "ana's finished games · page 2" in mine.content
+        assert _listed(mine.content) == own[2:]
+        assert [b["disabled"] for b in mine.buttons()] == [False, True]
+
+        # the games fit one page: no buttons, no page number
+        monkeypatch.setattr(history, "ARCHIVE_SIZE", 10)
+        whole = (await sim.slash(bruno, "alhambra-history games", channel=channel)).response
+        assert _listed(whole.content) == latest and not whole.buttons()
+        assert "page" not in whole.content
+
+
+def _hand_png(state: Game, seat: int, name: str) -> bytes:
+    return render.render_hand(state.view(seat), name=name, labels=i18n.image_labels("en"))
+
+
+async def test_a_player_s_replay_shows_their_own_hand_and_nobody_else_s(
+    sim: FakeDiscord, run_bot, make_bot
+) -> None:
+    ana, bruno, watcher = sim.user("ana"), sim.user("bruno"), sim.user("watcher")
+    guild = sim.guild("Club", owner=ana)
+    for user in (bruno, watcher):
+        sim.member(guild, user)
+    channel = sim.channel(guild, "alhambra")
+    async with run_bot(make_bot()) as bot:
+        game_id = await _finished(bot.service, guild.id, channel.id, [ana.id, bruno.id])
+        expected = await _engine_steps(bot.service, game_id)
+        game = await bot.service.game(game_id)
+        seats = {}
+        for user in (ana, bruno):
+            seat = game.seat_of(user.id)
+            assert seat is not None and seat.seat is not None
+            seats[user.name] = seat.seat
+        a, b = seats["ana"], seats["bruno"]
+        assert expected[0].view(a).hand != expected[0].view(b).hand  # the test can tell them
+
+        pages = {}
+        for user in (ana, bruno, watcher):
+            shown = await sim.slash(user, "alhambra-history replay", channel=channel, game=game_id)
+            pages[user.name] = shown.response
+        assert [a.filename for a in pages["watcher"].attachments] == ["table.png"]
+        assert not pages["watcher"].embeds
+        for name, seat in seats.items():
+            page = pages[name]
+            assert [a.filename for a in page.attachments] == ["table.png", "hand.png"]
+            # the table in an embed, so that the hand is shown whole beside it
+            assert page.embed["image"]["url"] == "attachment://table.png"
+            hand = page.attachment("hand.png")
+            assert hand.data == _hand_png(expected[0], seat, name)
+            assert hand.description == hand_alt("en", name, expected[0].view(seat))
+
+        ana_page, bruno_page = pages["ana"], pages["bruno"]
+        for step in (1, 2, 3):
+            for user, page in ((ana, ana_page), (bruno, bruno_page)):
+                edits = page.edits
+                await sim.click(user, page, "Next turn ▶")
+                await sim.wait_until(lambda page=page, edits=edits: page.edits > edits)
+                assert f"after turn {step} of " in page.content
+            for name, page in (("ana", ana_page), ("bruno", bruno_page)):
+                seat = seats[name]
+                assert page.attachment("hand.png").data == _hand_png(expected[step], seat, name)
+                mine = hand_alt("en", name, expected[step].view(seat))
+                assert page.attachment("hand.png").description == mine
+            other = ana_page.attachment("hand.png").description
+            assert other != bruno_page.attachment("hand.png").description  # never the other's
+            assert ana_page.embed["image"]["url"] == "attachment://table.png"
+
+        edits = pages["watcher"].edits
+        await sim.click(watcher, pages["watcher"], "End ⏭")
+        await sim.wait_until(lambda: pages["watcher"].edits > edits)
+        assert [a.filename for a in pages["watcher"].attachments] == ["table.png"]
 
 
 def _length(node: dict, locale: str | None) -> int:

@@ -514,12 +514,14 @@ class GameService:
 
     # --- plans: moves queued for one's next turn ---------------------------------------------
 
-    async def plan(self, game_id: int, user_id: int) -> tuple[ViewResult, Plan]:
+    async def plan(
+        self, game_id: int, user_id: int, *, to_change: bool = False
+    ) -> tuple[ViewResult, Plan]:
         """A seated player's own view of the game and their plan for their next turn (empty
-        when they have none)."""
+        when they have none); `to_change`: refused, as `set_plan` is, during their turn."""
         async with self.store.read() as tx:
             game = await _need_game(tx, game_id)
-            me = _planner(game, user_id)
+            me = _planner(game, user_id, waiting=to_change)
             snapshot = await tx.snapshot(game_id)
             stored = await tx.plan(game_id, me)
         assert snapshot is not None
@@ -531,9 +533,7 @@ class GameService:
         against their own view now (`plans.check_new_rule`); refused during their own turn."""
         async with self.store.write() as tx:
             game = await _need_game(tx, game_id)
-            me = _planner(game, user_id)
-            if game.current_seat == me:
-                raise PlanRefused(variant="your_turn")
+            me = _planner(game, user_id, waiting=True)
             if len(plan.rules) > MAX_RULES:
                 raise PlanRefused(variant="full", count=MAX_RULES)
             snapshot = await tx.snapshot(game_id)
@@ -1233,8 +1233,9 @@ def _need_host(game: GameInfo, user_id: int) -> None:
         raise NotHost()
 
 
-def _planner(game: GameInfo, user_id: int) -> int:
-    """The seat of a player who may plan: a person seated in a running game."""
+def _planner(game: GameInfo, user_id: int, *, waiting: bool = False) -> int:
+    """The seat of a player who may plan: a person seated in a running game (`waiting`: and
+    not to move now, as a plan is for the turns one is away)."""
     if game.status == "lobby":
         raise GameNotStarted()
     if game.status != "active":
@@ -1242,6 +1243,8 @@ def _planner(game: GameInfo, user_id: int) -> int:
     mine = game.seat_of(user_id)
     if mine is None or mine.seat is None:
         raise NotAPlayer()
+    if waiting and game.current_seat == mine.seat:
+        raise PlanRefused(variant="your_turn")
     return mine.seat
 
 

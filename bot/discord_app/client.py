@@ -59,6 +59,7 @@ from .lobby_message import LobbyButton
 from .messenger import DiscordMessenger
 from .observe import Observer, http_trace
 from .panel import PanelButton, PanelSelect
+from .plans import PlanCommands
 from .replies import BoardSelect, LogPageButton
 from .results_message import ResultsButton
 from .translator import CatalogueTranslator
@@ -188,6 +189,7 @@ class AlhambraBot(BaseBot):
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]  # discord.py's documented hook
         await self.add_cog(AlhambraCog(self))
         await self.add_cog(HistoryCommands(self))
+        await self.add_cog(PlanCommands(self))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.timers.start()
         if self.sync_mode == "force" or (self.sync_mode == "auto" and self.settings.cluster == 0):

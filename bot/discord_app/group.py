@@ -13,7 +13,6 @@ from .context import BaseBot
 from .followers import FollowCommands
 from .lobby import LobbyCommands
 from .long_games import AsyncCommands
-from .plans import PlanCommands
 from .play_commands import PlayCommands
 from .translator import T
 
@@ -24,7 +23,6 @@ class AlhambraCog(
     PlayCommands,
     AsyncCommands,
     FollowCommands,
-    PlanCommands,
     commands.GroupCog,
     group_name="alhambra",
     group_description=T("cmd.group.description"),

@@ -1,14 +1,15 @@
-"""`/alhambra plan`: a waiting player queues moves for their next turn (`core.plans`).
+"""`/alhambra-plan`: a waiting player queues moves for their next turn (`core.plans`).
 
-Each use with `buy` and `pay` adds a rule ("if this building is in the market at my turn, buy
-it with these cards of my hand, and place it there"); `otherwise` says what happens when no
-rule holds; `remove` drops a rule, `clear` the plan; with no option it shows the plan. The
-answer is only the player's, built from their own view; the turn flow plays the plan when
-their turn begins (`TurnFlow.play_plan`).
+`add buy: pay: place:` adds a rule ("if this building is in the market at my turn, buy it
+with these cards of my hand, and place it there"); `otherwise then:` says what happens when no
+rule holds; `remove rule:` drops a rule, `cancel` the plan, `show` shows it. Every answer is
+only the player's, built from their own view; the turn flow plays the plan when their turn
+begins (`TurnFlow.play_plan`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import discord
@@ -80,60 +81,97 @@ def read_otherwise(locale: str, text: str) -> Otherwise:
     return tuple(_FACES[p] for p in pairs)
 
 
-class PlanCommands(commands.Cog):
-    """Part of the `/alhambra` group cog (`group.AlhambraCog`)."""
+@app_commands.guild_only()
+class PlanCommands(
+    commands.GroupCog,
+    group_name="alhambra-plan",
+    group_description=T("cmd.plans.description"),
+):
+    """The `/alhambra-plan` group: `/alhambra` has no room left for five more subcommands
+    (Discord counts 4,000 characters per command), and a plan has a life of its own."""
 
-    bot: BaseBot
+    def __init__(self, bot: BaseBot) -> None:
+        self.bot = bot
+        super().__init__()
 
-    @app_commands.command(name=T("cmd.plan.name"), description=T("cmd.plan.description"))
+    async def _change(
+        self, interaction: discord.Interaction, change: Callable[[Plan, SeatView], Plan] | None
+    ) -> None:
+        """Show the player's plan for the channel's game, after `change` if one is given."""
+        locale = user_locale(interaction)
+        service = bot_of(interaction).service
+        game = await current_game(interaction)
+        viewed, plan = await service.plan(
+            game.id, interaction.user.id, to_change=change is not None
+        )
+        if change is not None:
+            plan = await service.set_plan(game.id, interaction.user.id, change(plan, viewed.view))
+        await reply(interaction, "\n".join(plan_lines(locale, game.id, plan)))
+
+    @app_commands.command(name=T("cmd.plan_show.name"), description=T("cmd.plan_show.description"))
+    async def show(self, interaction: discord.Interaction) -> None:
+        async with handling(interaction, "plan:show"):
+            await self._change(interaction, None)
+
+    @app_commands.command(name=T("cmd.plan_add.name"), description=T("cmd.plan_add.description"))
     @app_commands.describe(
         buy=T("cmd.plan.buy.description"),
         pay=T("cmd.plan.pay.description"),
         place=T("cmd.plan.place.description"),
-        otherwise=T("cmd.plan.otherwise.description"),
-        remove=T("cmd.plan.remove.description"),
-        clear=T("cmd.plan.clear.description"),
     )
-    async def plan(
-        self,
-        interaction: discord.Interaction,
-        buy: str | None = None,
-        pay: str | None = None,
-        place: str | None = None,
-        otherwise: str | None = None,
-        remove: app_commands.Range[int, 1, MAX_RULES] | None = None,
-        clear: bool = False,
+    async def add(
+        self, interaction: discord.Interaction, buy: str, pay: str, place: str | None = None
     ) -> None:
-        async with handling(interaction, "plan"):
+        async with handling(interaction, "plan:add"):
             locale = user_locale(interaction)
-            service = bot_of(interaction).service
-            game = await current_game(interaction)
-            viewed, plan = await service.plan(game.id, interaction.user.id)
-            changed = clear or any(o is not None for o in (buy, pay, place, otherwise, remove))
-            if clear:
-                plan = Plan()
-            if remove is not None:
-                if remove > len(plan.rules):
-                    raise PlanRefused(variant="no_rule", number=remove)
-                rules = plan.rules[: remove - 1] + plan.rules[remove:]
-                plan = replace(plan, rules=rules)
-            if buy is not None or pay is not None or place is not None:
-                if buy is None or pay is None:
-                    raise _bad(locale, i18n.t(locale, "plan.needs_buy_and_pay"))
-                tile = read_tile(locale, buy)
-                try:
-                    cards = pick_cards(parse_money(pay), viewed.view.hand)
-                except CodeError as exc:
-                    raise _bad(locale, str(exc)) from None
+            tile = read_tile(locale, buy)
+            where = read_place(locale, place)
+            try:
+                wanted = parse_money(pay)
+            except CodeError as exc:
+                raise _bad(locale, str(exc)) from None
+
+            def added(plan: Plan, view: SeatView) -> Plan:
+                cards = pick_cards(wanted, view.hand)
                 if cards is None:
                     raise PlanRefused(variant="not_in_hand")
-                rule = PlanRule(tile, tuple(sorted(cards)), read_place(locale, place))
-                plan = replace(plan, rules=(*plan.rules, rule))
-            if otherwise is not None:
-                plan = replace(plan, otherwise=read_otherwise(locale, otherwise))
-            if changed:
-                plan = await service.set_plan(game.id, interaction.user.id, plan)
-            await reply(interaction, "\n".join(plan_lines(locale, game.id, plan)))
+                return replace(
+                    plan, rules=(*plan.rules, PlanRule(tile, tuple(sorted(cards)), where))
+                )
+
+            await self._change(interaction, added)
+
+    @app_commands.command(
+        name=T("cmd.plan_otherwise.name"), description=T("cmd.plan_otherwise.description")
+    )
+    @app_commands.describe(then=T("cmd.plan.otherwise.description"))
+    async def otherwise(self, interaction: discord.Interaction, then: str) -> None:
+        async with handling(interaction, "plan:otherwise"):
+            chosen = read_otherwise(user_locale(interaction), then)
+            await self._change(interaction, lambda plan, _: replace(plan, otherwise=chosen))
+
+    @app_commands.command(
+        name=T("cmd.plan_remove.name"), description=T("cmd.plan_remove.description")
+    )
+    @app_commands.describe(rule=T("cmd.plan.remove.description"))
+    async def remove(
+        self, interaction: discord.Interaction, rule: app_commands.Range[int, 1, MAX_RULES]
+    ) -> None:
+        async with handling(interaction, "plan:remove"):
+
+            def removed(plan: Plan, _: SeatView) -> Plan:
+                if not 1 <= rule <= len(plan.rules):
+                    raise PlanRefused(variant="no_rule", number=rule)
+                return replace(plan, rules=plan.rules[: rule - 1] + plan.rules[rule:])
+
+            await self._change(interaction, removed)
+
+    @app_commands.command(
+        name=T("cmd.plan_cancel.name"), description=T("cmd.plan_cancel.description")
+    )
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        async with handling(interaction, "plan:cancel"):
+            await self._change(interaction, lambda _plan, _view: Plan())
 
     async def _view(self, interaction: discord.Interaction) -> SeatView | None:
         try:
@@ -143,7 +181,7 @@ class PlanCommands(commands.Cog):
             return None
         return viewed.view
 
-    @plan.autocomplete("buy")
+    @add.autocomplete("buy")
     async def _buy(self, interaction: discord.Interaction, current: str) -> Choices:
         view = await self._view(interaction)
         if view is None:
@@ -170,7 +208,7 @@ class PlanCommands(commands.Cog):
                 break
         return out
 
-    @plan.autocomplete("pay")
+    @add.autocomplete("pay")
     async def _pay(self, interaction: discord.Interaction, current: str) -> Choices:
         view = await self._view(interaction)
         if view is None:
@@ -191,7 +229,7 @@ class PlanCommands(commands.Cog):
                 out.append(app_commands.Choice(name=label[:100], value=code))
         return out[:MAX_CHOICES]
 
-    @plan.autocomplete("place")
+    @add.autocomplete("place")
     async def _place(self, interaction: discord.Interaction, current: str) -> Choices:
         view = await self._view(interaction)
         if view is None or view.seat is None:
@@ -208,7 +246,7 @@ class PlanCommands(commands.Cog):
             ]
         return [c for c in out if not needle or needle in c.name.lower()][:MAX_CHOICES]
 
-    @plan.autocomplete("otherwise")
+    @otherwise.autocomplete("then")
     async def _otherwise(self, interaction: discord.Interaction, current: str) -> Choices:
         view = await self._view(interaction)
         if view is None:

@@ -329,7 +329,7 @@ async def test_the_synced_commands_keep_every_discord_limit(
         await sim.wait_until(lambda: sim.sync_log)
     _, commands = sim.sync_log[-1]
     names = sorted(c["name"] for c in commands)
-    assert names == ["alhambra", "alhambra-history"]
+    assert names == ["alhambra", "alhambra-history", "alhambra-plan"]
     assert len(commands) <= 100
     for command in commands:
         locales = {None} | {

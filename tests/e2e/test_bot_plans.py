@@ -12,16 +12,15 @@ from datetime import UTC, datetime
 from fake_discord import FakeDiscord
 from players import open_game, stored_game
 
-from bot.core.clock import ManualClock
 from bot.text.present import action_code, money_code
 from engine import (
     CARDS,
     TILES,
-    Buy,
     Game,
-    PlaceInReserve,
     TakeMoney,
+    action_from_dict,
     minimal_payments,
+    new_game,
 )
 
 T0 = datetime(2024, 6, 3, 9, 0, tzinfo=UTC)
@@ -83,22 +82,22 @@ async def test_a_plan_plays_the_first_rule_that_holds_at_the_players_turn(
         game, mover, waiter, seat = _seats(db_path, channel, users)
         tile, pay = _affordable(game, seat)
         gone = _absent(game)
-        shown = await sim.slash(waiter, "alhambra plan", channel=channel)
+        shown = await sim.slash(waiter, "alhambra-plan show", channel=channel)
         assert shown.ephemeral and "You have no plan" in shown.content
         # rule 1 names a building that is not in the market; rule 2 one that is
         first = await sim.slash(
-            waiter, "alhambra plan", channel=channel, buy=str(gone), pay=money_code(pay)
+            waiter, "alhambra-plan add", channel=channel, buy=str(gone), pay=money_code(pay)
         )
         assert "1. If " in first.content and "leave its placement to you" in first.content
-        plan = await sim.slash(
+        await sim.slash(
             waiter,
-            "alhambra plan",
+            "alhambra-plan add",
             channel=channel,
             buy=str(tile),
             pay=money_code(pay),
             place="reserve",
-            otherwise="most",
         )
+        plan = await sim.slash(waiter, "alhambra-plan otherwise", channel=channel, then="most")
         assert "2. If " in plan.content and "put it in your reserve" in plan.content
         assert "Otherwise: take the most money" in plan.content
 
@@ -123,5 +122,137 @@ async def test_a_plan_plays_the_first_rule_that_holds_at_the_players_turn(
         # the plan was for that turn only
         assert (
             "You have no plan"
-            in (await sim.slash(waiter, "alhambra plan", channel=channel)).content
+            in (await sim.slash(waiter, "alhambra-plan show", channel=channel)).content
         )
+
+
+async def test_a_plan_with_nothing_to_play_leaves_the_turn_and_a_fallback_takes_money(
+    sim: FakeDiscord, run_bot, make_bot, db_path
+) -> None:
+    async with run_bot(make_bot(undo_window=0)) as bot:
+        channel, users = await _started(sim, ["ana", "bruno"])
+        await bot.calm()
+        game, mover, waiter, seat = _seats(db_path, channel, users)
+        gone = _absent(game)
+        _, pay = _affordable(game, seat)
+        await sim.slash(
+            waiter, "alhambra-plan add", channel=channel, buy=str(gone), pay=money_code(pay)
+        )
+        await _take_money(sim, db_path, channel, mover)
+        await bot.calm()
+        _, now, _ = stored_game(db_path, channel.id)
+        assert now is not None and now.current_seat == seat and now.actions_this_turn == 0
+        dms = [m.content for m in sim.dms(waiter)]
+        assert any("Your plan did not play" in d and "Rule 1 did not hold" in d for d in dms)
+        assert any("It is your turn" in d for d in dms)  # and the turn's own DM, as always
+        assert (
+            "You have no plan"
+            in (await sim.slash(waiter, "alhambra-plan show", channel=channel)).content
+        )
+
+        # the waiter plays; now the other one waits, with only a fallback: the most money
+        await _take_money(sim, db_path, channel, waiter)
+        await bot.calm()
+        await sim.slash(waiter, "alhambra-plan otherwise", channel=channel, then="most")
+        await _take_money(sim, db_path, channel, mover)
+        await bot.calm()
+        game_id = stored_game(db_path, channel.id)[0]
+        info = await bot.service.game(game_id)
+        async with bot.service.store.read() as tx:
+            rows = await tx.actions(game_id)
+        assert rows[-1].seat != seat or rows[-1].action["kind"] == "end_turn"
+        # the game as it stood when the plan chose, replayed from the log
+        state = new_game(len(info.seats), info.seed)
+        took = next(i for i in range(len(rows) - 1, -1, -1) if rows[i].action["kind"] == "take")
+        assert rows[took].seat == seat
+        for row in rows[:took]:
+            state.apply(action_from_dict(row.action))
+        best = max(
+            sum(CARDS[c].value for c in a.cards)
+            for a in state.legal_actions()
+            if isinstance(a, TakeMoney)
+        )
+        assert sum(CARDS[c].value for c in rows[took].action["cards"]) == best
+        assert any("Your plan took" in m.content for m in sim.dms(waiter))
+
+
+async def test_what_a_plan_played_can_be_undone_while_the_turn_waits(
+    sim: FakeDiscord, run_bot, make_bot, db_path
+) -> None:
+    async with run_bot(make_bot(undo_window=30)) as bot:
+        channel, users = await _started(sim, ["ana", "bruno"])
+        await bot.calm()
+        game, mover, waiter, seat = _seats(db_path, channel, users)
+        tile, pay = _affordable(game, seat)
+        await sim.slash(
+            waiter,
+            "alhambra-plan add",
+            channel=channel,
+            buy=str(tile),
+            pay=money_code(pay),
+            place="reserve",
+        )
+        await _take_money(sim, db_path, channel, mover)
+        await sim.slash(mover, "alhambra end-turn", channel=channel)  # no wait for the mover
+        await bot.calm()
+        _, held, _ = stored_game(db_path, channel.id)
+        assert held is not None and held.current_seat == seat and held.phase == "confirm"
+        report = next(m.content for m in sim.dms(waiter) if "Your plan played" in m.content)
+        assert "you can undo what the plan did" in report
+        await sim.slash(waiter, "alhambra undo", channel=channel)
+        await sim.slash(waiter, "alhambra undo", channel=channel)
+        await bot.calm()
+        _, undone, _ = stored_game(db_path, channel.id)
+        assert undone is not None and undone.current_seat == seat
+        assert (
+            tile in undone.view(seat).market and tile not in undone.view(seat).table[seat].reserve
+        )
+        assert sorted(undone.view(seat).hand) == sorted(game.view(seat).hand)
+
+
+async def test_a_plan_is_made_from_the_players_own_view(
+    sim: FakeDiscord, run_bot, make_bot, db_path
+) -> None:
+    async with run_bot(make_bot(undo_window=0)) as bot:
+        channel, users = await _started(sim, ["ana", "bruno"])
+        watcher = sim.user("watcher")
+        sim.member(channel.guild, watcher)
+        await bot.calm()
+        game, mover, waiter, seat = _seats(db_path, channel, users)
+        tile, pay = _affordable(game, seat)
+        mover_seat = game.current_seat
+        theirs = [c for c in game.view(mover_seat).hand if c not in game.view(seat).hand]
+        # cards the waiter does not hold (the other player's) cannot be planned with
+        other = await sim.slash(
+            waiter, "alhambra-plan add", channel=channel, buy=str(tile), pay=money_code(theirs[:1])
+        )
+        assert other.ephemeral and "only pay with cards of your hand" in other.content
+        now = await sim.slash(
+            mover, "alhambra-plan add", channel=channel, buy=str(tile), pay=money_code(pay)
+        )
+        assert "It is your turn now" in now.content
+        outsider = await sim.slash(
+            watcher, "alhambra-plan add", channel=channel, buy=str(tile), pay=money_code(pay)
+        )
+        assert outsider.ephemeral and "You are not playing in this game" in outsider.content
+        nothing = await sim.slash(
+            waiter, "alhambra-plan add", channel=channel, buy="999", pay=money_code(pay)
+        )
+        assert "There is no such building" in nothing.content
+        typo = await sim.slash(
+            waiter, "alhambra-plan add", channel=channel, buy=str(tile), pay="XX9"
+        )
+        assert typo.ephemeral and "not a money card" in typo.content
+        for _ in range(5):
+            await sim.slash(
+                waiter, "alhambra-plan add", channel=channel, buy=str(tile), pay=money_code(pay)
+            )
+        full = await sim.slash(
+            waiter, "alhambra-plan add", channel=channel, buy=str(tile), pay=money_code(pay)
+        )
+        assert "at most 5 rules" in full.content
+        missing = await sim.slash(waiter, "alhambra-plan remove", channel=channel, rule=5)
+        assert "5. If" not in missing.content and "4. If" in missing.content
+        gone = await sim.slash(waiter, "alhambra-plan cancel", channel=channel)
+        assert "You have no plan" in gone.content
+        assert not await bot.service.has_plan(stored_game(db_path, channel.id)[0], seat)

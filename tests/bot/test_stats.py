@@ -7,11 +7,12 @@ import random
 import statistics
 from datetime import timedelta
 
+import pytest
 from service_helpers import sqlite_only
 
 from bot.core.clock import ManualClock
 from bot.core.service import GameService
-from engine import BuildingBought, Game, ScoringHeld, TurnEnded, Undo, new_game
+from engine import Building, BuildingBought, Game, ScoringHeld, TurnEnded, Undo, new_game
 
 ANA, BRUNO, CARLA = 11, 12, 13
 STEP = timedelta(seconds=30)
@@ -41,6 +42,7 @@ async def _play(service: GameService, users: list[int], guild: int, seed: int) -
 async def _expected(service: GameService, game_ids: list[int], user: int) -> dict[str, object]:
     games = wins = exact = bought = wall = 0
     rounds: dict[int, list[int]] = {}
+    types = [0] * len(Building)
     actions_per_turn: list[int] = []
     for game_id in game_ids:
         info = await service.game(game_id)
@@ -55,6 +57,10 @@ async def _expected(service: GameService, game_ids: list[int], user: int) -> dic
         assert final.ranks is not None
         wins += final.ranks[seat.seat] == 1
         wall = max(wall, final.alhambra(seat.seat).longest_wall())
+        for held in final.scoring_rounds:  # the final snapshot's rounds, not the log's events
+            for score in held.rows:
+                if score.seat == seat.seat:
+                    types = [t + p for t, p in zip(types, score.buildings, strict=True)]
         state = new_game(len(info.seats), info.seed)
         count = 0
         for row in rows:
@@ -79,7 +85,29 @@ async def _expected(service: GameService, game_ids: list[int], user: int) -> dic
         "wall": wall,
         "rounds": rounds,
         "median": statistics.median(actions_per_turn) * STEP.total_seconds(),
+        "average": statistics.fmean(actions_per_turn) * STEP.total_seconds(),
+        "types": types,
     }
+
+
+async def _versus(service: GameService, game_ids: list[int], a: int, b: int) -> tuple[int, ...]:
+    """(games, a ahead, b ahead, ties, a's points, b's points) from the final snapshots."""
+    games = ahead = behind = ties = a_points = b_points = 0
+    for game_id in game_ids:
+        info = await service.game(game_id)
+        sa, sb = info.seat_of(a), info.seat_of(b)
+        if sa is None or sb is None:
+            continue
+        assert sa.seat is not None and sb.seat is not None
+        async with service.store.read() as tx:
+            final = Game.from_json(str(await tx.snapshot(game_id)))
+        assert final.ranks is not None
+        ra, rb = final.ranks[sa.seat], final.ranks[sb.seat]
+        games += 1
+        ahead, behind, ties = ahead + (ra < rb), behind + (ra > rb), ties + (ra == rb)
+        a_points += final.scores[sa.seat]
+        b_points += final.scores[sb.seat]
+    return games, ahead, behind, ties, a_points, b_points
 
 
 @sqlite_only  # whole games are slow to play; the queries are the same SQL on both engines
@@ -102,7 +130,24 @@ async def test_a_record_counts_what_the_games_say(service: GameService) -> None:
         r: sorted(p) for r, p in rounds.items()
     }
     assert here.median_turn_seconds == expected["median"]
+    assert here.average_turn_seconds == pytest.approx(expected["average"])
     assert here.redesigns >= 0 and here.money_taken > 0
+    # points per building type: the final snapshots' scoring rows, summed per type
+    assert here.building_points == expected["types"]
+    assert sum(here.building_points) > 0
+    per_game = [here.average_building(b) for b in Building]
+    assert per_game == pytest.approx([t / 2 for t in here.building_points])
+    # and with the walls they are every point scored (points come only from scoring rounds)
+    walls = 0
+    for game_id in (first, second):
+        mine = (await service.game(game_id)).seat_of(ANA)
+        assert mine is not None
+        for entry in (await service.log(game_id)).entries:
+            for event in entry.events:
+                if isinstance(event, ScoringHeld):
+                    walls += sum(row.wall for row in event.rows if row.seat == mine.seat)
+    assert sum(here.building_points) + walls == sum(here.points)
+    assert len(here.won) == len(here.points) == 2 and sum(here.won) == here.wins
 
     everywhere = await service.player_stats(ANA)
     assert everywhere.games == 3
@@ -111,6 +156,24 @@ async def test_a_record_counts_what_the_games_say(service: GameService) -> None:
     )
     nobody = await service.player_stats(999, guild_id=1)
     assert nobody.games == 0 and nobody.median_turn_seconds is None
+    assert nobody.average_turn_seconds is None and nobody.average_building(Building.TOWER) == 0
+
+    # head to head: the games both sat in, who finished ahead by the final ranks
+    games = [first, second, third]
+    for a, b, guild in ((ANA, BRUNO, 1), (BRUNO, ANA, 1), (ANA, CARLA, None), (CARLA, ANA, 1)):
+        record = await service.head_to_head(a, b, guild_id=guild)
+        counted = await _versus(service, games if guild is None else [first, second], a, b)
+        n, ahead, behind, ties, a_points, b_points = counted
+        assert (record.games, record.ahead, record.behind, record.ties) == (n, ahead, behind, ties)
+        assert record.ahead + record.behind + record.ties == record.games
+        assert sum(record.points) == a_points and sum(record.other_points) == b_points
+        assert record.average_points == pytest.approx(a_points / n)
+        assert record.other_average_points == pytest.approx(b_points / n)
+    assert (await service.head_to_head(ANA, BRUNO, guild_id=1)).games == 2
+    assert (await service.head_to_head(ANA, CARLA)).games == 2  # the second and the third
+    assert (await service.head_to_head(ANA, CARLA, guild_id=1)).games == 1
+    alone = await service.head_to_head(ANA, 999)
+    assert alone.games == 0 and alone.average_points == 0.0
 
 
 async def test_a_player_may_hide_their_record(service: GameService) -> None:

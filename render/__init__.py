@@ -1,6 +1,7 @@
 """Pictures of a game, drawn with Pillow from engine views: pure functions returning PNG bytes.
 
     from render import render_alhambra, render_table, render_hand, render_scores, render_points
+    from render import render_stats
     png = render_table(game.view(None), names)
 
 Player names are passed in (the engine knows only seats). Each `render_*` has an `*_image`
@@ -14,6 +15,7 @@ from .cells import cell_code, parse_cell_code
 from .growth import render_growth
 from .hand import hand_image, render_hand
 from .scores import points_image, render_points, render_scores, scores_image
+from .stats import render_stats, stats_image
 from .table import render_table, table_image
 
 
@@ -60,9 +62,11 @@ __all__ = [
     "render_hand",
     "render_points",
     "render_scores",
+    "render_stats",
     "render_table",
     "reset_caches",
     "scores_image",
+    "stats_image",
     "table_image",
     "warm_up",
 ]

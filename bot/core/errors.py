@@ -241,6 +241,13 @@ class StatsHidden(ServiceError):
     variants = {"named": "{name} keeps their statistics to themselves."}
 
 
+class VersusSelf(ServiceError):
+    """A head-to-head record of a player against themselves."""
+
+    code = "versus_self"
+    default = "Every game against yourself would be a tie: pick another player to compare with."
+
+
 class DatabaseError(Exception):
     """The database cannot be used by this version of the bot (not a user error)."""
 

@@ -31,6 +31,7 @@ def warm_up() -> None:
     render_hand(view, name=names[0])
     render_alhambra(view, 0, name=names[0], placing=view.market[0])
     render_scores(view, names)
+    render_stats([70, 95, 81], [False, True, False], [10.0, 25.0, None], [3.0] * 6, name=names[0])
 
 
 def reset_caches() -> None:

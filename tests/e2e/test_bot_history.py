@@ -237,7 +237,7 @@ async def test_two_players_head_to_head(sim: FakeDiscord, run_bot, make_bot) -> 
         assert shown.response.ephemeral and "ana against bruno in this server" in text
         assert "2 finished games together" in text
         assert (
-            f"Finished ahead: ana {ahead[ana.id]} · bruno {ahead[bruno.id]} · level {ties}" in text
+            f"Finished ahead: ana {ahead[ana.id]} · bruno {ahead[bruno.id]} · tied {ties}" in text
         )
         assert (
             f"Average points in these games: ana {points[ana.id] / 2:.1f} · "

@@ -181,18 +181,22 @@ def stats_alt(locale: str, name: str, stats: PlayerStats) -> str:
     t = i18n.t
     if not stats.games:
         return _clip(t(locale, "stats.none"))
-    parts = [
-        t(
-            locale,
-            "alt.stats",
-            name=name,
-            count=stats.games,
-            low=min(stats.points),
-            high=max(stats.points),
-            average=f"{stats.average_points:.1f}",
-            wins=stats.wins,
-        )
-    ]
+    if stats.games == 1:
+        key = "alt.stats_single_won" if stats.wins else "alt.stats_single"
+        parts = [t(locale, key, name=name, score=stats.points[0])]
+    else:
+        parts = [
+            t(
+                locale,
+                "alt.stats",
+                name=name,
+                games=stats.games,
+                low=min(stats.points),
+                high=max(stats.points),
+                average=f"{stats.average_points:.1f}",
+                wins=stats.wins,
+            )
+        ]
     rounds = [
         t(locale, "stats.round", round=r, points=f"{average:.1f}")
         for r in (1, 2, 3)

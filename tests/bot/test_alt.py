@@ -156,5 +156,9 @@ def test_a_record_says_its_games_scores_rounds_and_types(locale: str) -> None:
     if locale == "en":
         assert said.startswith("ana's record: 3 games, final scores from 60 to 95, 75.3 on")
         one = PlayerStats(1, games=1, wins=0, points=[50], won=[False])
-        assert stats_alt("en", "ana", one).startswith("ana's record: 1 game, a final score of 50;")
+        assert stats_alt("en", "ana", one).startswith(
+            "ana's record: one game, not won, with a final score of 50."
+        )
+        one.wins, one.won = 1, [True]
+        assert stats_alt("en", "ana", one).startswith("ana's record: one game, won with a final")
     assert stats_alt(locale, "ana", PlayerStats(1)) == i18n.t(locale, "stats.none")

@@ -187,7 +187,7 @@ async def test_a_record_and_hiding_it(sim: FakeDiscord, run_bot, make_bot) -> No
         assert "Per game, by building type: Pavilion " in mine.content
         picture = mine.attachment("stats.png")
         assert picture.is_png() and picture.image().size == (640, 496)
-        assert (picture.description or "").startswith("ana's record: 1 game, a final score of")
+        assert (picture.description or "").startswith("ana's record: one game, ")
 
         hid = await sim.slash(bruno, "alhambra-history stats", channel=channel, hide=True)
         assert "hidden from others" in hid.response.content

@@ -5,14 +5,27 @@ from __future__ import annotations
 
 import random
 import statistics
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from service_helpers import sqlite_only
 
 from bot.core.clock import ManualClock
+from bot.core.records import GameInfo, SeatInfo
+from bot.core.results import GameLog, LogEntry
 from bot.core.service import GameService
-from engine import Building, BuildingBought, Game, ScoringHeld, TurnEnded, Undo, new_game
+from bot.core.stats import head_to_head
+from engine import (
+    Building,
+    BuildingBought,
+    Game,
+    GameEnded,
+    Pass,
+    ScoringHeld,
+    TurnEnded,
+    Undo,
+    new_game,
+)
 
 ANA, BRUNO, CARLA = 11, 12, 13
 STEP = timedelta(seconds=30)
@@ -182,3 +195,34 @@ async def test_a_player_may_hide_their_record(service: GameService) -> None:
     assert await service.stats_hidden(ANA) and not await service.stats_hidden(BRUNO)
     await service.set_stats_hidden(ANA, False)
     assert not await service.stats_hidden(ANA)
+
+
+def _ended_game(game_id: int, users: list[int], scores: list[int]) -> GameLog:
+    """A finished game's log holding only its end: what `head_to_head` reads."""
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    seats = tuple(SeatInfo(i, i, "human", user, None, f"P{i}", at) for i, user in enumerate(users))
+    game = GameInfo(
+        game_id, 1, 1, users[0], "finished", {}, 6, 1, 10, None, at, at, at, at, None, None, seats
+    )
+    ranks = tuple(1 + sum(o > s for o in scores) for s in scores)
+    winners = tuple(i for i, r in enumerate(ranks) if r == 1)
+    ended = GameEnded(tuple(scores), ranks, winners)
+    entry = LogEntry(1, 0, users[0], Pass(), [ended], at)
+    return GameLog(game, [], [entry])
+
+
+def test_a_shared_rank_is_a_tie_and_other_games_are_skipped() -> None:
+    logs = [
+        _ended_game(1, [ANA, BRUNO], [80, 80]),  # level
+        _ended_game(2, [BRUNO, ANA, CARLA], [70, 90, 90]),  # ana ahead of bruno
+        _ended_game(3, [ANA, CARLA, BRUNO], [50, 60, 75]),  # bruno ahead
+        _ended_game(4, [CARLA, BRUNO], [10, 20]),  # ana not there
+    ]
+    record = head_to_head(ANA, BRUNO, logs)
+    assert (record.games, record.ahead, record.behind, record.ties) == (3, 1, 1, 1)
+    assert record.points == [80, 90, 50] and record.other_points == [80, 70, 75]
+    assert record.average_points == pytest.approx(220 / 3)
+    mirrored = head_to_head(BRUNO, ANA, logs)
+    assert (mirrored.ahead, mirrored.behind, mirrored.ties) == (1, 1, 1)
+    tied = head_to_head(ANA, CARLA, logs)  # 90 and 90 in game 2: one rank, a tie
+    assert (tied.games, tied.ahead, tied.behind, tied.ties) == (2, 0, 1, 1)

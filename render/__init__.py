@@ -1,6 +1,7 @@
 """Pictures of a game, drawn with Pillow from engine views: pure functions returning PNG bytes.
 
     from render import render_alhambra, render_table, render_hand, render_scores, render_points
+    from render import render_stats
     png = render_table(game.view(None), names)
 
 Player names are passed in (the engine knows only seats). Each `render_*` has an `*_image`
@@ -14,6 +15,7 @@ from .cells import cell_code, parse_cell_code
 from .growth import render_growth
 from .hand import hand_image, render_hand
 from .scores import points_image, render_points, render_scores, scores_image
+from .stats import render_stats, stats_image
 from .table import render_table, table_image
 
 
@@ -29,6 +31,7 @@ def warm_up() -> None:
     render_hand(view, name=names[0])
     render_alhambra(view, 0, name=names[0], placing=view.market[0])
     render_scores(view, names)
+    render_stats([70, 95, 81], [False, True, False], [10.0, 25.0, None], [3.0] * 6, name=names[0])
 
 
 def reset_caches() -> None:
@@ -60,9 +63,11 @@ __all__ = [
     "render_hand",
     "render_points",
     "render_scores",
+    "render_stats",
     "render_table",
     "reset_caches",
     "scores_image",
+    "stats_image",
     "table_image",
     "warm_up",
 ]

@@ -3,7 +3,8 @@
     python -m render.gallery OUTDIR [--preview] [--colour-blind]
 
 The positions are seeded games (render/samples.py): start, middle and end of 2-, 4- and
-6-player games, hands, score sheets, the points table, placement codes and huge Alhambras.
+6-player games, hands, score sheets, the points table, a player's record, placement codes and
+huge Alhambras.
 `--preview` also writes each picture at the size Discord first shows it (`NAME.desktop.png`,
 `NAME.phone.png`: `render.display`) and prints its smallest text on screen; `--colour-blind`
 writes each as seen with protanopia, deuteranopia and tritanopia (`render.vision`).

@@ -81,6 +81,17 @@ DEFAULT_LABELS: dict[str, str] = {
     "scoring_now": "If round {n} were held now",
     "points_title": "Points per scoring round",
     "place_n": "#{n}",
+    # A player's record.
+    "stats_games": "{n} games",
+    "stats_games_one": "{n} game",
+    "stats_wins": "{n} wins",
+    "stats_wins_one": "{n} win",
+    "stats_scores": "Final score of each game",
+    "stats_won": "won",
+    "stats_other": "not won",
+    "stats_average": "average {n}",
+    "stats_per_round": "Average per round",
+    "stats_per_type": "Average per game, by type",
     # Names of currencies and building types (the catalogue's currency.* and building.*).
     "currency.crown": "Crown",
     "currency.dirham": "Dirham",

@@ -251,6 +251,40 @@ def gallery() -> list[Sample]:
 
         return draw
 
+    def record(games: int, seed: int) -> Draw:
+        """A player's record: seat 0's games played greedily from seeds, or (past a dozen)
+        scores drawn at random around what such games give, for the crowded case."""
+
+        def draw(labels: Labels | None) -> Image.Image:
+            from .stats import stats_image
+
+            rng = random.Random(seed)
+            points: list[int] = []
+            won: list[bool] = []
+            rounds: list[list[int]] = [[], [], []]
+            types = [0] * 6
+            for k in range(min(games, 12)):
+                game = play(2 + k % 3, seed + k)
+                ranks = game.ranks or (1,)
+                points.append(game.scores[0])
+                won.append(ranks[0] == 1)
+                for held in game.scoring_rounds:
+                    row = next(r for r in held.rows if r.seat == 0)
+                    rounds[held.round_no - 1].append(row.total)
+                    types = [t + p for t, p in zip(types, row.buildings, strict=True)]
+            while len(points) < games:
+                points.append(max(0, round(rng.gauss(sum(points) / len(points), 20))))
+                won.append(points[-1] > 90 and rng.random() < 0.6)
+            averages = [sum(r) / len(r) if r else None for r in rounds]
+            per_game = [t / min(games, 12) for t in types]
+            return stats_image(
+                points, won, averages, per_game, name=names(seed % 6 + 1)[-1], labels=labels
+            )
+
+        return draw
+
+    add("stats_12_games", "stats", record(12, 1))
+    add("stats_200_games", "stats", record(200, 3))
     add("alhambra_huge_40", "alhambra", big(40))
     add("alhambra_huge_45", "alhambra", big(45))
     add("alhambra_huge_swap", "alhambra", big(30, mode="swap"))

@@ -282,6 +282,13 @@ class ArchiveEnd(ServiceError):
     default = "There are no more finished games: that page is past the end of the list."
 
 
+class VersusSelf(ServiceError):
+    """A head-to-head record of a player against themselves."""
+
+    code = "versus_self"
+    default = "Every game against yourself would be a tie: pick another player to compare with."
+
+
 class DatabaseError(Exception):
     """The database cannot be used by this version of the bot (not a user error)."""
 

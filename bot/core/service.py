@@ -98,7 +98,7 @@ from .results import (
     ViewResult,
     VoteOutcome,
 )
-from .stats import PlayerStats, player_stats
+from .stats import HeadToHead, PlayerStats, head_to_head, player_stats
 from .store import Store, Tx
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -801,6 +801,15 @@ class GameService:
         async with self.store.read() as tx:
             ids = await tx.finished_game_ids(guild_id, user_id, limit)
         return player_stats(user_id, [await self.log(game_id) for game_id in ids])
+
+    async def head_to_head(
+        self, user_id: int, other_id: int, *, guild_id: int | None = None, limit: int = STATS_GAMES
+    ) -> HeadToHead:
+        """`user_id` against `other_id` over the latest `limit` finished games both sat in, in
+        one server or anywhere, counted from each game's replayed log (`core.stats`)."""
+        async with self.store.read() as tx:
+            ids = await tx.shared_finished_game_ids(guild_id, user_id, other_id, limit)
+        return head_to_head(user_id, other_id, [await self.log(game_id) for game_id in ids])
 
     async def stats_hidden(self, user_id: int) -> bool:
         return await self.meta(_STATS_HIDDEN.format(user_id)) == "1"

@@ -156,6 +156,23 @@ class Tx:
         )
         return [int(r[0]) for r in rows]
 
+    async def shared_finished_game_ids(
+        self, guild_id: int | None, user_id: int, other_id: int, limit: int
+    ) -> list[int]:
+        """Ids of the finished games both users sat in (in one server, or anywhere), latest
+        first."""
+        where = "AND g.guild_id = ? " if guild_id is not None else ""
+        params: tuple[Any, ...] = (user_id, other_id, limit)
+        if guild_id is not None:
+            params = (user_id, other_id, guild_id, limit)
+        rows = await self.rows(
+            "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id AND s.user_id = ? "
+            "JOIN seats o ON o.game_id = g.id AND o.user_id = ? "
+            f"WHERE g.status = 'finished' {where}ORDER BY g.ended_at DESC, g.id DESC LIMIT ?",
+            params,
+        )
+        return [int(r[0]) for r in rows]
+
     async def _with_seats(self, row: Row) -> GameInfo:
         seats = await self.rows(
             "SELECT join_order, seat, kind, user_id, level, display_name, joined_at "

@@ -3,10 +3,11 @@
 `/alhambra` holds the play (21 of Discord's 25 subcommands, 3,100 of a command's 4,000
 characters), so looking back gets its own top-level command: `replay` steps through a game turn
 by turn, the table as it stood after each, `games` lists the server's finished games (or a
-player's, a page of 10 at a time), and `stats` is a player's record (which a player may hide
-from others). Everything is shown in an answer only the asker sees, so stepping through a replay
-does not fill the channel: the public table, and to a player of the game their own hand as it
-was then (never anyone else's).
+player's, a page of 10 at a time), and `stats` is a player's record with a picture of it, or
+with `versus` two players' games together (a player may hide their record from others).
+Everything is shown in an answer only the asker sees, so stepping through a replay does not
+fill the channel: the public table, and to a player of the game their own hand as it was
+then (never anyone else's).
 """
 
 from __future__ import annotations
@@ -17,12 +18,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine import GameStarted
+from engine import Building, GameStarted
 
-from ..core.errors import GameNotStarted, GuildOnly, NoGameHere, StatsHidden
+from ..core.errors import GameNotStarted, GuildOnly, NoGameHere, StatsHidden, VersusSelf
 from ..core.records import GameInfo
 from ..core.results import ArchivedGame, ReplayStep
-from ..core.stats import PlayerStats
+from ..core.stats import HeadToHead, PlayerStats
 from ..text import i18n
 from ..text.present import log_paragraphs, player_names, start_lines
 from .context import (
@@ -38,7 +39,7 @@ from .context import (
     user_locale,
 )
 from .markup import inert
-from .pictures import TABLE_FILE, hand_file, table_file
+from .pictures import TABLE_FILE, hand_file, stats_file, table_file
 from .translator import T
 
 #: games listed by `games`
@@ -329,6 +330,7 @@ class HistoryCommands(
         player=T("cmd.stats.player.description"),
         everywhere=T("cmd.stats.everywhere.description"),
         hide=T("cmd.stats.hide.description"),
+        versus=T("cmd.stats.versus.description"),
     )
     async def stats(
         self,
@@ -336,6 +338,7 @@ class HistoryCommands(
         player: discord.User | None = None,
         everywhere: bool = False,
         hide: bool | None = None,
+        versus: discord.User | None = None,
     ) -> None:
         async with handling(interaction, "stats"):
             locale = user_locale(interaction)
@@ -349,17 +352,44 @@ class HistoryCommands(
                 return
             whose = player or me
             name = inert(whose.display_name)
+            guild_id = None if everywhere else interaction.guild_id
+            if versus is not None:
+                await show_versus(interaction, whose, versus, guild_id)
+                return
             hidden = await service.stats_hidden(whose.id)
             if hidden and whose.id != me.id:
                 raise StatsHidden(variant="named", name=name)
             await acknowledge(interaction)  # replaying the games takes a moment
-            record = await service.player_stats(
-                whose.id, guild_id=None if everywhere else interaction.guild_id
-            )
+            record = await service.player_stats(whose.id, guild_id=guild_id)
             text = stats_text(locale, name, record, everywhere=everywhere)
             if hidden:
                 text += f"\n{i18n.t(locale, 'stats.is_hidden')}"
-            await reply(interaction, bounded(text))
+            if not record.games:
+                await reply(interaction, bounded(text))
+                return
+            picture = await stats_file(record, whose.display_name, locale)
+            await reply(interaction, bounded(text), file=picture)
+
+
+async def show_versus(
+    interaction: discord.Interaction,
+    whose: discord.User | discord.Member,
+    other: discord.User | discord.Member,
+    guild_id: int | None,
+) -> None:
+    """`whose` against `other` over their finished games together: refused against oneself,
+    or when either keeps their record hidden and is not the one asking."""
+    locale = user_locale(interaction)
+    service = bot_of(interaction).service
+    if other.id == whose.id:
+        raise VersusSelf()
+    for person in (whose, other):
+        if person.id != interaction.user.id and await service.stats_hidden(person.id):
+            raise StatsHidden(variant="named", name=inert(person.display_name))
+    await acknowledge(interaction)  # replaying the games takes a moment
+    record = await service.head_to_head(whose.id, other.id, guild_id=guild_id)
+    names = inert(whose.display_name), inert(other.display_name)
+    await reply(interaction, versus_text(locale, *names, record, everywhere=guild_id is None))
 
 
 def _share(part: int, whole: int) -> int:
@@ -410,7 +440,55 @@ def stats_text(locale: str, name: str, stats: PlayerStats, *, everywhere: bool) 
             redesigns=stats.redesigns,
         ),
     ]
-    median = stats.median_turn_seconds
-    if median is not None:
-        lines.append(i18n.t(locale, "stats.time", time=_duration(locale, median)))
-    return "\n".join(lines)
+    types = " · ".join(
+        i18n.t(
+            locale,
+            "stats.type",
+            building=i18n.t(locale, f"building.{b.label}"),
+            points=f"{stats.average_building(b):.1f}",
+        )
+        for b in Building
+    )
+    lines.append(i18n.t(locale, "stats.types", types=types))
+    median, average = stats.median_turn_seconds, stats.average_turn_seconds
+    if median is not None and average is not None:
+        lines.append(
+            i18n.t(
+                locale,
+                "stats.time",
+                median=_duration(locale, median),
+                average=_duration(locale, average),
+            )
+        )
+    return bounded("\n".join(lines))
+
+
+def versus_text(locale: str, name: str, other: str, record: HeadToHead, *, everywhere: bool) -> str:
+    """Two players over their finished games together: how many, who finished ahead how often
+    (and the ties), and each one's average points in those games."""
+    key = "stats.versus_title_everywhere" if everywhere else "stats.versus_title"
+    title = f"**{i18n.t(locale, key, name=name, other=other)}**"
+    if not record.games:
+        return f"{title}\n{i18n.t(locale, 'stats.versus_none')}"
+    lines = [
+        title,
+        i18n.t(locale, "stats.versus_games", count=record.games),
+        i18n.t(
+            locale,
+            "stats.versus_ahead",
+            name=name,
+            other=other,
+            ahead=record.ahead,
+            behind=record.behind,
+            ties=record.ties,
+        ),
+        i18n.t(
+            locale,
+            "stats.versus_points",
+            name=name,
+            other=other,
+            average=f"{record.average_points:.1f}",
+            other_average=f"{record.other_average_points:.1f}",
+        ),
+    ]
+    return bounded("\n".join(lines))

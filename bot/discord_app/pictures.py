@@ -11,12 +11,13 @@ from collections.abc import Callable
 import discord
 
 import render
-from engine import SeatView
+from engine import Building, SeatView
 
 from ..core import metrics, workers
 from ..core.results import Growth
+from ..core.stats import PlayerStats
 from ..text import i18n
-from ..text.alt import alhambra_alt, hand_alt, points_alt, scores_alt, table_alt
+from ..text.alt import alhambra_alt, hand_alt, points_alt, scores_alt, stats_alt, table_alt
 from ..text.menus import PanelSpec, panel_picture
 
 TABLE_FILE = "table.png"
@@ -25,6 +26,7 @@ ALHAMBRA_FILE = "alhambra.png"
 HAND_FILE = "hand.png"
 POINTS_FILE = "points.png"
 GROWTH_FILE = "growth.webp"
+STATS_FILE = "stats.png"
 
 
 def _timed(kind: str) -> Callable[[float], None]:
@@ -77,6 +79,23 @@ async def points_file(locale: str) -> discord.File:
     labels = i18n.image_labels(locale)
     png = await workers.current().run(_timed("points"), render.render_points, labels=labels)
     return _file(png, POINTS_FILE, points_alt(locale))
+
+
+async def stats_file(stats: PlayerStats, name: str, locale: str) -> discord.File:
+    """A player's record: their final scores (wins marked), and their average points per
+    scoring round and per building type; `name` as typed (drawn, not markup)."""
+    labels = i18n.image_labels(locale)
+    png = await workers.current().run(
+        _timed("stats"),
+        render.render_stats,
+        list(stats.points),
+        list(stats.won),
+        [stats.average_round(r) for r in (1, 2, 3)],
+        [stats.average_building(b) for b in Building],
+        name=name,
+        labels=labels,
+    )
+    return _file(png, STATS_FILE, stats_alt(locale, name, stats))
 
 
 async def alhambra_file(view: SeatView, seat: int, name: str, locale: str) -> discord.File:

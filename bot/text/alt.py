@@ -14,6 +14,7 @@ from engine import CARDS, Building, Currency, SeatView, scoring_now
 from render import marked_cells
 from render.alhambra import Mode
 
+from ..core.stats import PlayerStats
 from . import i18n
 from .present import (
     building_name,
@@ -170,6 +171,49 @@ def scores_alt(locale: str, names: Sequence[str], view: SeatView) -> str:
             if r.seat >= 0
         ]
         parts.append(t(locale, key, round=scoring.round_no, rows=i18n.join(locale, rows)))
+    return _sentences(parts)
+
+
+def stats_alt(locale: str, name: str, stats: PlayerStats) -> str:
+    """A player's record picture: how many games, the range and average of their final
+    scores and how many they won, then the average points per scoring round and per building
+    type (each game's points by type)."""
+    t = i18n.t
+    if not stats.games:
+        return _clip(t(locale, "stats.none"))
+    if stats.games == 1:
+        key = "alt.stats_single_won" if stats.wins else "alt.stats_single"
+        parts = [t(locale, key, name=name, score=stats.points[0])]
+    else:
+        parts = [
+            t(
+                locale,
+                "alt.stats",
+                name=name,
+                games=stats.games,
+                low=min(stats.points),
+                high=max(stats.points),
+                average=f"{stats.average_points:.1f}",
+                wins=stats.wins,
+            )
+        ]
+    rounds = [
+        t(locale, "stats.round", round=r, points=f"{average:.1f}")
+        for r in (1, 2, 3)
+        if (average := stats.average_round(r)) is not None
+    ]
+    if rounds:
+        parts.append(t(locale, "alt.stats_rounds", rounds=i18n.join(locale, rounds)))
+    types = [
+        t(
+            locale,
+            "stats.type",
+            building=t(locale, f"building.{b.label}"),
+            points=f"{stats.average_building(b):.1f}",
+        )
+        for b in Building
+    ]
+    parts.append(t(locale, "alt.stats_types", types=i18n.join(locale, types)))
     return _sentences(parts)
 
 

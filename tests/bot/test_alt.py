@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 from bot.text import i18n
-from bot.text.alt import ALT_LIMIT, alhambra_alt, hand_alt, scores_alt, table_alt
+from bot.text.alt import ALT_LIMIT, alhambra_alt, hand_alt, scores_alt, stats_alt, table_alt
 from bot.text.present import building_name, card_name, cell_text
 from engine import CARDS, TILES, Building, Currency, Place, new_game, scoring_now
 from render.samples import late, placing, play
@@ -135,3 +135,30 @@ def test_descriptions_stay_within_discords_limit() -> None:
     absurd = ["x" * 400] * 6  # longer than any name the bot accepts: cut, not refused
     said = table_alt("en", absurd, view)
     assert len(said) == ALT_LIMIT and said.endswith("…")
+
+
+@pytest.mark.parametrize("locale", i18n.SUPPORTED)
+def test_a_record_says_its_games_scores_rounds_and_types(locale: str) -> None:
+    from bot.core.stats import PlayerStats
+
+    stats = PlayerStats(1, games=3, wins=1, points=[60, 95, 71], won=[False, True, False])
+    stats.round_points = {1: [8, 10, 12], 2: [20, 30, 25]}
+    stats.building_points = [9, 0, 3, 6, 12, 30]
+    said = stats_alt(locale, "ana", stats)
+    assert "ana" in said and "60" in said and "95" in said and "75.3" in said
+    assert i18n.t(locale, "stats.round", round=2, points="25.0") in said
+    for building, per_game in zip(
+        Building, ("3.0", "0.0", "1.0", "2.0", "4.0", "10.0"), strict=True
+    ):
+        name = i18n.t(locale, f"building.{building.label}")
+        assert i18n.t(locale, "stats.type", building=name, points=per_game) in said
+    assert len(said) <= ALT_LIMIT
+    if locale == "en":
+        assert said.startswith("ana's record: 3 games, final scores from 60 to 95, 75.3 on")
+        one = PlayerStats(1, games=1, wins=0, points=[50], won=[False])
+        assert stats_alt("en", "ana", one).startswith(
+            "ana's record: one game, not won, with a final score of 50."
+        )
+        one.wins, one.won = 1, [True]
+        assert stats_alt("en", "ana", one).startswith("ana's record: one game, won with a final")
+    assert stats_alt(locale, "ana", PlayerStats(1)) == i18n.t(locale, "stats.none")

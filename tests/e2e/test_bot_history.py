@@ -364,7 +364,11 @@ async def test_a_record_and_hiding_it(sim: FakeDiscord, run_bot, make_bot) -> No
         assert mine.ephemeral and "ana's record in this server" in mine.content
         share = 100 if ana.id in won else 0
         assert f"Games: 1 · wins: {1 if ana.id in won else 0} ({share}%)" in mine.content
-        assert "By table: 2 players" in mine.content and "Time to move (median):" in mine.content
+        assert "By table: 2 players" in mine.content and "Time to move: median " in mine.content
+        assert "Per game, by building type: Pavilion " in mine.content
+        picture = mine.attachment("stats.png")
+        assert picture.is_png() and picture.image().size == (640, 496)
+        assert (picture.description or "").startswith("ana's record: one game, ")
 
         hid = await sim.slash(bruno, "alhambra-history stats", channel=channel, hide=True)
         assert "hidden from others" in hid.response.content
@@ -379,6 +383,78 @@ async def test_a_record_and_hiding_it(sim: FakeDiscord, run_bot, make_bot) -> No
 
         elsewhere = await sim.slash(ana, "alhambra-history stats", channel=channel, everywhere=True)
         assert "ana's record in every server" in elsewhere.response.content
+
+        carla = sim.user("carla")
+        sim.member(guild, carla)
+        empty = (await sim.slash(carla, "alhambra-history stats", channel=channel)).response
+        assert "No finished games yet." in empty.content and not empty.attachments
+
+
+async def test_two_players_head_to_head(sim: FakeDiscord, run_bot, make_bot) -> None:
+    ana, bruno, carla = sim.user("ana"), sim.user("bruno"), sim.user("carla")
+    guild = sim.guild("Club", owner=ana)
+    for user in (bruno, carla):
+        sim.member(guild, user)
+    channel = sim.channel(guild, "alhambra")
+    async with run_bot(make_bot()) as bot:
+        ahead = {ana.id: 0, bruno.id: 0}
+        points = {ana.id: 0, bruno.id: 0}
+        for _ in range(2):
+            game_id = await _finished(bot.service, guild.id, channel.id, [ana.id, bruno.id])
+            final = await bot.service.replay(game_id)
+            game = final.log.game
+            by_user = {
+                seat.user_id: (rank, score)
+                for rank, i, score in final.ranking
+                if (seat := game.at_seat(i)) and seat.user_id is not None
+            }
+            for user, other in ((ana.id, bruno.id), (bruno.id, ana.id)):
+                ahead[user] += by_user[user][0] < by_user[other][0]
+                points[user] += by_user[user][1]
+        ties = 2 - ahead[ana.id] - ahead[bruno.id]
+
+        shown = await sim.slash(ana, "alhambra-history stats", channel=channel, versus=bruno)
+        text = shown.response.content
+        assert shown.response.ephemeral and "ana against bruno in this server" in text
+        assert "2 finished games together" in text
+        assert (
+            f"Finished ahead: ana {ahead[ana.id]} · bruno {ahead[bruno.id]} · tied {ties}" in text
+        )
+        assert (
+            f"Average points in these games: ana {points[ana.id] / 2:.1f} · "
+            f"bruno {points[bruno.id] / 2:.1f}"
+        ) in text
+        assert not shown.response.attachments
+
+        # another player's pair, from their side, and a pair that never met
+        turned = await sim.slash(
+            carla, "alhambra-history stats", channel=channel, player=bruno, versus=ana
+        )
+        assert f"Finished ahead: bruno {ahead[bruno.id]} · ana {ahead[ana.id]}" in (
+            turned.response.content
+        )
+        apart = await sim.slash(ana, "alhambra-history stats", channel=channel, versus=carla)
+        assert "No finished games together yet." in apart.response.content
+
+        # against yourself: a friendly refusal, whoever is named as the player
+        for whose in (None, carla):
+            extra = {"player": whose} if whose is not None else {}
+            me = carla if whose is not None else ana
+            refused = await sim.slash(
+                me, "alhambra-history stats", channel=channel, versus=me, **extra
+            )
+            assert "Every game against yourself would be a tie" in refused.response.content
+
+        # a hidden record: refused to others, on either side of the comparison
+        await sim.slash(bruno, "alhambra-history stats", channel=channel, hide=True)
+        hidden = await sim.slash(ana, "alhambra-history stats", channel=channel, versus=bruno)
+        assert "bruno keeps their statistics to themselves." in hidden.response.content
+        named = await sim.slash(
+            carla, "alhambra-history stats", channel=channel, player=bruno, versus=ana
+        )
+        assert "bruno keeps their statistics to themselves." in named.response.content
+        own = await sim.slash(bruno, "alhambra-history stats", channel=channel, versus=ana)
+        assert "bruno against ana in this server" in own.response.content
 
 
 async def test_a_rated_game_and_the_leaderboard(sim: FakeDiscord, run_bot, make_bot) -> None:

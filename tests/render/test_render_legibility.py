@@ -17,6 +17,7 @@ from render import (
     hand_image,
     reset_caches,
     scores_image,
+    stats_image,
     table_image,
     text,
 )
@@ -69,6 +70,28 @@ def _late_pictures(labels):
         ),
         "score sheet": ("scores", lambda: scores_image(public, nm, labels=labels)),
         "final score sheet": ("scores", lambda: scores_image(over, nm, labels=labels)),
+        "record, 3 games": (
+            "stats",
+            lambda: stats_image(
+                [over.scores[0], 88, 140],
+                [True, False, True],
+                (9.0, 30.5, None),
+                (6.0, 4.5, 9.0, 7.25, 12.0, 15.5),
+                name=nm[3],
+                labels=labels,
+            ),
+        ),
+        "record, 200 games": (
+            "stats",
+            lambda: stats_image(
+                [40 + (k * 37) % 110 for k in range(200)],
+                [k % 3 == 0 for k in range(200)],
+                (12.5, 31.0, 52.75),
+                (16.0, 14.5, 19.0, 17.25, 22.0, 25.5),
+                name=nm[4],
+                labels=labels,
+            ),
+        ),
     }
 
 

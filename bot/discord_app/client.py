@@ -59,6 +59,7 @@ from .lobby_message import LobbyButton
 from .messenger import DiscordMessenger
 from .observe import Observer, http_trace
 from .panel import PanelButton, PanelSelect
+from .plan_panel import PlanButton, PlanSelect
 from .plans import PlanCommands
 from .replies import BoardSelect, LogPageButton
 from .results_message import ResultsButton
@@ -89,6 +90,8 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ReplayButton,
     FollowButton,
     ArchiveButton,
+    PlanButton,
+    PlanSelect,
 )
 
 

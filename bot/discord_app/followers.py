@@ -45,13 +45,16 @@ class FollowButton(
     and under every DM a follower gets (`stop`). The custom id names the game; who follows is
     always the user who pressed it."""
 
-    def __init__(self, game_id: int, op: FollowOp, label: str = "…") -> None:
+    def __init__(
+        self, game_id: int, op: FollowOp, label: str = "…", row: int | None = None
+    ) -> None:
         self.game_id, self.op = game_id, op
         super().__init__(
             discord.ui.Button(
                 label=label[:80],
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"alh:f:{game_id}:{op}",
+                row=row,
             )
         )
 
@@ -75,8 +78,8 @@ class FollowButton(
                 await start_following(interaction, self.game_id, self.op)
 
 
-def follow_button(game_id: int, locale: str) -> FollowButton:
-    return FollowButton(game_id, "ask", i18n.t(locale, "button.follow"))
+def follow_button(game_id: int, locale: str, row: int | None = None) -> FollowButton:
+    return FollowButton(game_id, "ask", i18n.t(locale, "button.follow"), row)
 
 
 def of_this_server(interaction: discord.Interaction, game: GameInfo) -> GameInfo:

@@ -32,6 +32,7 @@ from .context import (
 )
 from .markup import stamp
 from .pictures import hand_file, panel_file
+from .plan_panel import plan_button
 
 STYLES: dict[Tone, discord.ButtonStyle] = {
     Tone.PRIMARY: discord.ButtonStyle.primary,
@@ -219,8 +220,12 @@ async def _redraw(
 ) -> None:
     state, seat = done.state, done.seat.seat
     if state.is_over or state.current_seat != seat or done.turn_ended:
+        ui = None
+        if not state.is_over:  # going away now: the next turn can be planned from here
+            ui = discord.ui.View(timeout=None)
+            ui.add_item(plan_button(done.game.id, locale))
         await interaction.edit_original_response(
-            content=i18n.t(locale, "panel.done"), view=None, attachments=[]
+            content=i18n.t(locale, "panel.done"), view=ui, attachments=[]
         )
         return
     text, ui, files = await panel_message(

@@ -16,11 +16,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-import render
-from engine import CARDS, TILES, SeatView, minimal_payments
+from engine import TILES, SeatView, minimal_payments
 
-from ..core.errors import BadCode, PlanRefused
-from ..core.plans import MAX_RULES, Otherwise, Placement, Plan, PlanRule
+from ..core.errors import PlanRefused
+from ..core.plans import MAX_RULES, Plan, PlanRule
 from ..text import i18n
 from ..text.plans import plan_lines
 from ..text.present import (
@@ -29,56 +28,14 @@ from ..text.present import (
     cards_text,
     cell_text,
     currency_name,
-    echo,
     money_code,
     parse_money,
     pick_cards,
     read_number,
 )
 from .context import BaseBot, bot_of, current_game, handling, reply, user_locale
+from .plan_panel import MAX_CHOICES, Choices, bad_code, read_otherwise, read_place, read_tile
 from .translator import T
-
-MAX_CHOICES = 25
-Choices = list[app_commands.Choice[str]]
-#: one card of each face, for money named in `otherwise` (the pool's copies are alike)
-_FACES = {(int(CARDS[c].currency), CARDS[c].value): c for c in reversed(range(len(CARDS)))}
-
-
-def _bad(locale: str, reason: str) -> BadCode:
-    return BadCode(i18n.t(locale, "error.bad_code", reason=reason))
-
-
-def read_tile(locale: str, text: str) -> int:
-    """A building named by its catalogue number (what the autocomplete fills in)."""
-    number = read_number(str(text).strip())
-    if number is None or not 1 <= number < len(TILES):
-        raise PlanRefused(variant="bad_building")
-    return number
-
-
-def read_place(locale: str, text: str | None) -> Placement:
-    word = str(text or "").strip().lower()
-    if not word:
-        return None
-    if word == "reserve":
-        return "reserve"
-    try:
-        return render.parse_cell_code(word)
-    except ValueError as exc:
-        raise _bad(locale, str(exc)) from None
-
-
-def read_otherwise(locale: str, text: str) -> Otherwise:
-    word = str(text).strip().lower()
-    if word in ("wait", "most"):
-        return "wait" if word == "wait" else "most"
-    try:
-        pairs = parse_money(text)
-    except CodeError as exc:
-        raise _bad(locale, str(exc)) from None
-    if len(pairs) > 5 or any(p not in _FACES for p in pairs):
-        raise _bad(locale, f"{echo(text)} is not money one may take")
-    return tuple(_FACES[p] for p in pairs)
 
 
 @app_commands.guild_only()
@@ -129,7 +86,7 @@ class PlanCommands(
             try:
                 wanted = parse_money(pay)
             except CodeError as exc:
-                raise _bad(locale, str(exc)) from None
+                raise bad_code(locale, str(exc)) from None
 
             def added(plan: Plan, view: SeatView) -> Plan:
                 cards = pick_cards(wanted, view.hand)

@@ -25,6 +25,7 @@ from .context import (
 )
 from .markup import public_names
 from .pictures import alhambra_file, hand_file, scores_file
+from .plan_panel import plan_button
 
 #: Characters of turns on one page of the log: Discord's 2,000 less room for the heading.
 LOG_PAGE = 1_850
@@ -45,7 +46,11 @@ async def show_hand(interaction: discord.Interaction, game_id: int) -> None:
         if view.hand
         else i18n.t(locale, "reply.hand_empty")
     )
-    await reply(interaction, text, file=picture)
+    ui = None
+    if result.game.status == "active" and view.current_seat != result.seat:
+        ui = discord.ui.View(timeout=None)  # while one waits: plan the next turn from here
+        ui.add_item(plan_button(game_id, locale))
+    await reply(interaction, text, file=picture, view=ui)
 
 
 async def show_scores(interaction: discord.Interaction, game_id: int) -> None:

@@ -126,7 +126,7 @@ def turn_buttons(
     for op in ops:
         key = "button.place_received" if op == "place" else f"button.{op}"
         view.add_item(TurnButton(game.id, game.version, op, i18n.t(locale, key)))
-    view.add_item(follow_button(game.id, locale))
+    view.add_item(follow_button(game.id, locale, row=1))  # with the looking, not the play
     return view
 
 

@@ -256,3 +256,58 @@ async def test_a_plan_is_made_from_the_players_own_view(
         gone = await sim.slash(waiter, "alhambra-plan cancel", channel=channel)
         assert "You have no plan" in gone.content
         assert not await bot.service.has_plan(stored_game(db_path, channel.id)[0], seat)
+
+
+async def test_a_plan_made_by_menus_under_ones_hand(
+    sim: FakeDiscord, run_bot, make_bot, db_path
+) -> None:
+    async with run_bot(make_bot(undo_window=0)) as bot:
+        channel, users = await _started(sim, ["ana", "bruno"])
+        await bot.calm()
+        game, mover, waiter, seat = _seats(db_path, channel, users)
+        tile, pay = _affordable(game, seat)
+        turn = sim.channel_messages(channel)[-1]
+        hand = (await sim.click(waiter, turn, "Show my hand")).response
+        assert hand.button_labels() == ["Plan my next turn"]
+        mine = (await sim.click(mover, turn, "Show my hand")).response
+        assert mine.button_labels() == []  # it is their turn: nothing to plan
+
+        panel = (await sim.click(waiter, hand, "Plan my next turn")).response
+        assert panel.ephemeral and "You have no plan" in panel.content
+        menu = panel.selects()[0]
+        values = [o["value"] for o in menu["options"]]
+        assert f"t{tile}" in values and values[-2:] == ["ow", "om"]
+
+        async def pick(value: str) -> None:
+            edits = panel.edits
+            await sim.select(waiter, panel, panel.selects()[0]["custom_id"], [value])
+            await sim.wait_until(lambda: panel.edits > edits)
+
+        await pick(f"t{tile}")
+        assert "Which cards of your hand pay for" in panel.content
+        await pick(money_code(pay))
+        assert "where does" in panel.content
+        places = [o["value"] for o in panel.selects()[0]["options"]]
+        assert places[:2] == ["reserve", "later"] and places[-1] == "back"
+        await pick("reserve")
+        assert "1. If " in panel.content and "put it in your reserve" in panel.content
+        await pick("om")
+        assert "Otherwise: take the most money" in panel.content
+        assert panel.button_labels() == ["Remove the last rule", "Cancel the plan"]
+        _, stored = await bot.service.plan(
+            game_id := stored_game(db_path, channel.id)[0], waiter.id
+        )
+        assert [(r.tile, r.cards, r.place) for r in stored.rules] == [
+            (tile, tuple(sorted(pay)), "reserve")
+        ]
+        assert stored.otherwise == "most"
+
+        edits = panel.edits
+        await sim.click(waiter, panel, "Remove the last rule")
+        await sim.wait_until(lambda: panel.edits > edits)
+        assert "1. If " not in panel.content
+        edits = panel.edits
+        await sim.click(waiter, panel, "Cancel the plan")
+        await sim.wait_until(lambda: panel.edits > edits)
+        assert "You have no plan" in panel.content
+        assert not await bot.service.has_plan(game_id, seat)

@@ -93,7 +93,8 @@ async def test_undo_and_confirm_the_turn(sim, run_bot, make_bot, db_path) -> Non
         edits = panel.edits
         await sim.click(player, panel, "End turn")
         await sim.wait_until(lambda: panel.edits > edits)
-        assert panel.content == "Your turn is over." and panel.buttons() == []
+        assert panel.content == "Your turn is over."
+        assert panel.button_labels() == ["Plan my next turn"]  # going away: plan the next one
         _, after, _ = stored_game(db_path, channel.id)
         assert after.current_seat != game.current_seat
         await sim.wait_until(lambda: turn.buttons() == [])  # retired in the background

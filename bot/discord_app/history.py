@@ -278,15 +278,18 @@ class HistoryCommands(
         super().__init__()
 
     @app_commands.command(name=T("cmd.replay.name"), description=T("cmd.replay.description"))
-    @app_commands.describe(game=T("cmd.replay.game.description"))
+    @app_commands.describe(
+        game=T("cmd.replay.game.description"), turn=T("cmd.replay.turn.description")
+    )
     async def replay(
         self,
         interaction: discord.Interaction,
         game: app_commands.Range[int, 1, 10**15] | None = None,
+        turn: app_commands.Range[int, 0, 9999] = 0,
     ) -> None:
         async with handling(interaction, "replay"):
             game_id = game if game is not None else (await shown_game(interaction)).id
-            await show_replay(interaction, game_id, 0)
+            await show_replay(interaction, game_id, turn)  # past the end: the last turn
 
     @app_commands.command(name=T("cmd.games.name"), description=T("cmd.games.description"))
     @app_commands.describe(player=T("cmd.games.player.description"))

@@ -513,3 +513,23 @@ async def test_ending_a_running_rated_game_counts_its_host_last(
         ranked = [line for line in board.content.splitlines() if line[:2] in ("1.", "2.", "3.")]
         assert len(ranked) == 3 and f"<@{ana.id}>" in ranked[2]  # bruno and carla tie above
         assert (await bot.service.game(game.id)).status == "abandoned"
+
+
+async def test_a_replay_can_start_at_any_turn(sim: FakeDiscord, run_bot, make_bot) -> None:
+    ana, bruno = sim.user("ana"), sim.user("bruno")
+    guild = sim.guild("Club", owner=ana)
+    sim.member(guild, bruno)
+    channel = sim.channel(guild, "alhambra")
+    async with run_bot(make_bot()) as bot:
+        game_id = await _finished(bot.service, guild.id, channel.id, [ana.id, bruno.id])
+        steps = (await bot.service.replay(game_id)).steps
+        third = await sim.slash(
+            bruno, "alhambra-history replay", channel=channel, game=game_id, turn=3
+        )
+        assert f"turn 3 of {steps}" in third.response.content.lower()
+        assert [b["disabled"] for b in third.response.buttons()] == [False, False, False, False]
+        beyond = await sim.slash(
+            bruno, "alhambra-history replay", channel=channel, game=game_id, turn=9999
+        )
+        assert f"turn {steps} of {steps}" in beyond.response.content.lower()
+        assert [b["disabled"] for b in beyond.response.buttons()] == [False, False, True, True]

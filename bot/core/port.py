@@ -39,6 +39,7 @@ TABLES = (
     "votes",
     "ratings",
     "forfeits",
+    "hints",
 )
 #: tables whose ids come from an identity column
 IDENTITIES = ("games", "timers")

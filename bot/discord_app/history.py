@@ -1,6 +1,6 @@
 """`/alhambra-history`: what a game leaves behind, in a command of its own.
 
-`/alhambra` holds the play (21 of Discord's 25 subcommands, 3,100 of a command's 4,000
+`/alhambra` holds the play (22 of Discord's 25 subcommands, 3,100 of a command's 4,000
 characters), so looking back gets its own top-level command: `replay` steps through a game turn
 by turn, the table as it stood after each, `games` lists the server's finished games (or a
 player's), and `stats` is a player's record (which a player may hide from others). Everything
@@ -324,4 +324,5 @@ def stats_text(locale: str, name: str, stats: PlayerStats, *, everywhere: bool) 
     median = stats.median_turn_seconds
     if median is not None:
         lines.append(i18n.t(locale, "stats.time", time=_duration(locale, median)))
+    lines.append(i18n.t(locale, "stats.hints", count=stats.hints))
     return "\n".join(lines)

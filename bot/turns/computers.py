@@ -1,6 +1,7 @@
 """Computer players at the table: the one way a computer decides a move for a seat.
 
-Used for computer seats and for the stand-in that plays a silent human's turn after a deadline.
+Used for computer seats, for the stand-in that plays a silent human's turn after a deadline,
+and for a player's hint (`hint`: what the `hard` level would do in their place, and why).
 The engine's players are pure and synchronous (`engine.ai`) and a `hard` or `expert` decision
 can take a second of CPU, so it runs in a worker process (`core.workers`) while the event loop
 keeps answering others. The view and the history are immutable and copied to the worker, so the
@@ -14,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine import Action, Event, SeatView
-from engine.ai import Player, make_player
+from engine.ai import Advice, Player, advise, make_player
 
 from ..core import metrics, workers
 from ..core.service import GameService
@@ -57,3 +58,41 @@ async def decide(service: GameService, game_id: int, seat: int, level: str) -> D
         tuple(game_log.public_history),
     )
     return Decision(action, game.version)
+
+
+#: The level whose judgement a hint gives.
+HINT_LEVEL = "hard"
+
+
+def advice(level: str, seed: int, view: SeatView, history: Sequence[Event]) -> Advice:
+    """A hint for this view, in a worker: the level's move and its main motive."""
+    return advise(make_player(level, seed), view, list(history))
+
+
+@dataclass(frozen=True)
+class Hint:
+    advice: Advice
+    #: the view the hint was given for (its actions are labelled against it)
+    view: SeatView
+    #: hints this player has asked in the game, this one included
+    used: int
+
+
+async def hint(service: GameService, game_id: int, user_id: int) -> Hint:
+    """What the `hard` level would do for `user_id` now, decided exactly as a computer player
+    sitting there would decide (that seat's view and the public history only), and recorded.
+    Refused (nothing recorded) unless it is their decision in a running unrated game."""
+    viewed = await service.hint_view(game_id, user_id)
+    game = viewed.game
+    assert viewed.seat is not None
+    game_log = await service.log(game_id)
+    given = await workers.current().run(
+        metrics.AI_SECONDS.labels("hint").observe,
+        advice,
+        HINT_LEVEL,
+        player_seed(game.seed, viewed.seat),
+        viewed.view,
+        tuple(game_log.public_history),
+    )
+    used = await service.record_hint(game_id, game.version, user_id)
+    return Hint(given, viewed.view, used)

@@ -247,6 +247,11 @@ def _seed_level_10(conn: sqlite3.Connection) -> dict[str, object]:
     return {}
 
 
+def _seed_level_11(conn: sqlite3.Connection) -> dict[str, object]:
+    conn.execute("INSERT INTO hints VALUES (2, 25, 0, 1, 2, 9950)")
+    return {}
+
+
 SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
     1: _seed_level_1,
     2: _seed_level_2,
@@ -258,6 +263,7 @@ SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
     8: _seed_level_8,
     9: _seed_level_9,
     10: _seed_level_10,
+    11: _seed_level_11,
 }
 
 

@@ -44,6 +44,7 @@ SHOWN: dict[str, Shown] = {
     "hand": "attachment",
     "scores": "attachment",
     "points": "attachment",
+    "stakes": "attachment",
 }
 
 

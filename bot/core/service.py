@@ -53,6 +53,7 @@ from .errors import (
     AlreadyVoted,
     GameAlreadyRunning,
     GameAlreadyStarted,
+    GameNotOver,
     GameNotStarted,
     GameOver,
     HintsOff,
@@ -581,6 +582,16 @@ class GameService:
                 raise HintsOff()
             await tx.record_hint(game_id, version, mine.seat, user_id, self._now())
             return (await tx.hints_of_game(game_id)).get(mine.seat, 0)
+
+    async def finished_log(self, game_id: int) -> GameLog:
+        """A finished game's log, for a review; a game still running (or never finished) is
+        refused: a review must not coach a player during their game."""
+        game = await self.game(game_id)
+        if game.status == "abandoned":
+            raise GameOver(variant="abandoned")
+        if game.status != "finished":
+            raise GameNotOver()
+        return await self.log(game_id)
 
     async def hints_of_game(self, game_id: int) -> dict[int, int]:
         """The hints asked in a game: engine seat -> how many."""

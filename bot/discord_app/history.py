@@ -3,7 +3,8 @@
 `/alhambra` holds the play (22 of Discord's 25 subcommands, 3,100 of a command's 4,000
 characters), so looking back gets its own top-level command: `replay` steps through a game turn
 by turn, the table as it stood after each, `games` lists the server's finished games (or a
-player's), and `stats` is a player's record (which a player may hide from others). Everything
+player's), `review` shows where the strongest computer judgement disagreed with a player's
+moves, and `stats` is a player's record (which a player may hide from others). Everything
 shown is public (the table, never a hand), in an answer only the asker sees, so stepping through
 a replay does not fill the channel.
 """
@@ -18,12 +19,13 @@ from discord.ext import commands
 
 from engine import GameStarted
 
-from ..core.errors import GameNotStarted, NoGameHere, StatsHidden
+from ..core.errors import GameNotStarted, NoGameHere, NotAPlayer, StatsHidden
 from ..core.records import GameInfo
 from ..core.results import ArchivedGame, ReplayStep
 from ..core.stats import PlayerStats
 from ..text import i18n
-from ..text.present import log_paragraphs, player_names, start_lines
+from ..text.present import log_paragraphs, player_names, review_lines, start_lines
+from ..turns import computers
 from .context import (
     BaseBot,
     acknowledge,
@@ -37,7 +39,7 @@ from .context import (
     user_locale,
 )
 from .markup import inert
-from .pictures import table_file
+from .pictures import review_file, table_file
 from .translator import T
 
 #: games listed by `games`
@@ -145,6 +147,32 @@ class ReplayButton(
             await show_replay(interaction, self.game_id, self.step, turn=True)
 
 
+async def show_review(
+    interaction: discord.Interaction, game_id: int | None, player: discord.User | None
+) -> None:
+    """Where the strongest judgement disagreed with a player (the asker by default) in a
+    finished game of this server: text and a bar chart, only to the asker. Everything in it is
+    what the table saw (the actions, and hands the public log shows to everyone)."""
+    locale = user_locale(interaction)
+    service = bot_of(interaction).service
+    if game_id is None:
+        game_id = (await shown_game(interaction)).id
+    game = in_this_server(interaction, await service.game(game_id))
+    await service.finished_log(game.id)  # refused at once for a running game
+    whose = player or interaction.user
+    mine = game.seat_of(whose.id)
+    if mine is None or mine.seat is None:
+        if player is None:
+            raise NotAPlayer()
+        raise NotAPlayer(variant="review", name=inert(whose.display_name))
+    await acknowledge(interaction)  # the replay and the look-ahead take a second or two
+    done, turns = await computers.review(service, game.id, mine.seat)
+    name = player_names(locale, game)[mine.seat]
+    text = "\n".join(review_lines(locale, game.id, name, done))
+    picture = await review_file(done, name, turns, locale)
+    await reply(interaction, bounded(text), file=picture)
+
+
 def archive_line(locale: str, entry: ArchivedGame) -> str:
     game = entry.game
     names = player_names(locale, game)
@@ -183,6 +211,19 @@ class HistoryCommands(
         async with handling(interaction, "replay"):
             game_id = game if game is not None else (await shown_game(interaction)).id
             await show_replay(interaction, game_id, 0)
+
+    @app_commands.command(name=T("cmd.review.name"), description=T("cmd.review.description"))
+    @app_commands.describe(
+        game=T("cmd.review.game.description"), player=T("cmd.review.player.description")
+    )
+    async def review(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Range[int, 1, 10**15] | None = None,
+        player: discord.User | None = None,
+    ) -> None:
+        async with handling(interaction, "review"):
+            await show_review(interaction, game, player)
 
     @app_commands.command(name=T("cmd.games.name"), description=T("cmd.games.description"))
     @app_commands.describe(player=T("cmd.games.player.description"))

@@ -55,6 +55,7 @@ from engine import (
     scoring_now,
 )
 from engine.ai import Advice, Reason
+from engine.ai.review import Review
 from render import cell_code
 
 from ..core.errors import ServiceError
@@ -709,6 +710,30 @@ def results_lines(locale: str, names: Sequence[str], view: SeatView) -> list[str
         )
         for s in order
     ]
+    return lines
+
+
+def review_lines(locale: str, game: int, name: str, review: Review) -> list[str]:
+    """A game review in words: a title, each listed turn (what was played, what the level
+    suggests and why, the points at stake), and how it was judged."""
+    level = level_name(locale, review.level)
+    lines = [f"**{i18n.t(locale, 'review.title', game=game, name=name, level=level)}**"]
+    for d in review.top:
+        lines.append(
+            i18n.t(
+                locale,
+                "review.line",
+                turn=d.turn,
+                played=action_label(locale, d.played, d.view),
+                level=level,
+                suggested=action_label(locale, d.suggested, d.view),
+                reason=reason_text(locale, d.reason),
+                points=f"{d.stake:.1f}",
+            )
+        )
+    if not review.top:
+        lines.append(i18n.t(locale, "review.agreed", level=level, count=review.decisions))
+    lines.append(f"-# {i18n.t(locale, 'review.note', level=level, count=review.decisions)}")
     return lines
 
 

@@ -87,7 +87,9 @@ async def test_a_hint_answers_the_player_to_move_and_is_counted(
             player = current.current_player
             legal = (await service.view(current.id, player.user_id)).view.legal
             move = rng.choice([a for a in legal if not isinstance(a, Undo)])
-            done = await bot.flow.act(current.id, player.user_id, move, current.version, locale="en")
+            done = await bot.flow.act(
+                current.id, player.user_id, move, current.version, locale="en"
+            )
             current = done.game
         await sim.wait_until(
             lambda: any("The game is over!" in m.content for m in sim.channel_messages(channel))

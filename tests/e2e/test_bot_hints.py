@@ -54,7 +54,7 @@ async def test_a_hint_answers_the_player_to_move_and_is_counted(
         assert suggested in labels  # a legal move of theirs, in the panel's words
         reason = text.splitlines()[1]
         assert reason and "{" not in reason and not reason.startswith("Hint")
-        assert "This is your first hint in this game" in text
+        assert "You have asked for 1 hint in this game" in text
         assert (await service.game(info.id)).version == before.version  # nothing was played
         assert await service.hints_of_game(info.id) == {view.seat: 1}
 

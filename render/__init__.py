@@ -14,6 +14,7 @@ from .alhambra import AlhambraLayout, alhambra_image, alhambra_layout, marked_ce
 from .cells import cell_code, parse_cell_code
 from .growth import render_growth
 from .hand import hand_image, render_hand
+from .review import render_stakes, stakes_image
 from .scores import points_image, render_points, render_scores, scores_image
 from .stats import render_stats, stats_image
 from .table import render_table, table_image
@@ -63,10 +64,12 @@ __all__ = [
     "render_hand",
     "render_points",
     "render_scores",
+    "render_stakes",
     "render_stats",
     "render_table",
     "reset_caches",
     "scores_image",
+    "stakes_image",
     "stats_image",
     "table_image",
     "warm_up",

@@ -45,6 +45,7 @@ SHOWN: dict[str, Shown] = {
     "scores": "attachment",
     "points": "attachment",
     "stats": "attachment",
+    "stakes": "attachment",
 }
 
 

@@ -108,7 +108,10 @@ class AlreadyJoined(ServiceError):
 class NotAPlayer(ServiceError):
     code = "not_a_player"
     default = "You are not playing in this game."
-    variants = {"lobby": "You are not in this game's lobby."}
+    variants = {
+        "lobby": "You are not in this game's lobby.",
+        "review": "{name} did not play in that game.",
+    }
 
 
 class NotHost(ServiceError):
@@ -265,6 +268,23 @@ class PlanRefused(ServiceError):
         "one_currency": "A building is paid in one currency: the currency of its market slot.",
         "too_little": "Those cards do not cover the building's price.",
     }
+
+
+class HintsOff(ServiceError):
+    """Hints are for unrated games: a rated game is the players' own judgement."""
+
+    code = "hints_off"
+    default = (
+        "This game is rated, so hints are off: its result should be the players' own play. "
+        "Hints work in unrated games."
+    )
+
+
+class GameNotOver(ServiceError):
+    """A review looks back at a finished game only: a running one would coach its player."""
+
+    code = "game_not_over"
+    default = "That game is not finished yet: a review looks back at finished games only."
 
 
 class StatsHidden(ServiceError):

@@ -41,6 +41,7 @@ TABLES = (
     "forfeits",
     "followers",
     "plans",
+    "hints",
 )
 #: tables whose ids come from an identity column
 IDENTITIES = ("games", "timers")

@@ -56,8 +56,10 @@ from .errors import (
     FollowRefused,
     GameAlreadyRunning,
     GameAlreadyStarted,
+    GameNotOver,
     GameNotStarted,
     GameOver,
+    HintsOff,
     IllegalMove,
     InvalidRequest,
     LobbyFull,
@@ -654,6 +656,45 @@ class GameService:
             raise InvalidRequest(f"This game has no seat {seat}.")
         return ViewResult(game, seat, Game.from_json(snapshot).view(seat))
 
+    async def hint_view(self, game_id: int, user_id: int) -> ViewResult:
+        """The user's view if they may ask for a hint now: their decision, in a running game
+        that is not rated (refused otherwise, and nothing is recorded)."""
+        result = await self.view(game_id, user_id)
+        if result.game.rated:
+            raise HintsOff()
+        if result.game.status != "active":
+            raise _over(result.game)
+        result.own_decision()
+        return result
+
+    async def record_hint(self, game_id: int, version: int, user_id: int) -> int:
+        """A hint was given to `user_id` at that version of the game; returns how many they
+        have asked in this game. Refused (nothing written) if they no longer sit there."""
+        async with self.store.write() as tx:
+            game = await _need_game(tx, game_id)
+            mine = game.seat_of(user_id)
+            if mine is None or mine.seat is None:
+                raise NotAPlayer()
+            if game.rated:
+                raise HintsOff()
+            await tx.record_hint(game_id, version, mine.seat, user_id, self._now())
+            return (await tx.hints_of_game(game_id)).get(mine.seat, 0)
+
+    async def finished_log(self, game_id: int) -> GameLog:
+        """A finished game's log, for a review; a game still running (or never finished) is
+        refused: a review must not coach a player during their game."""
+        game = await self.game(game_id)
+        if game.status == "abandoned":
+            raise GameOver(variant="abandoned")
+        if game.status != "finished":
+            raise GameNotOver()
+        return await self.log(game_id)
+
+    async def hints_of_game(self, game_id: int) -> dict[int, int]:
+        """The hints asked in a game: engine seat -> how many."""
+        async with self.store.read() as tx:
+            return await tx.hints_of_game(game_id)
+
     async def log(self, game_id: int) -> GameLog:
         """Every action with the events it produced, rebuilt by replaying from the seed."""
         async with self.store.read() as tx:
@@ -800,7 +841,10 @@ class GameService:
         anywhere, counted from each game's replayed log (`core.stats`)."""
         async with self.store.read() as tx:
             ids = await tx.finished_game_ids(guild_id, user_id, limit)
-        return player_stats(user_id, [await self.log(game_id) for game_id in ids])
+            hints = await tx.hints_used(user_id, ids)
+        stats = player_stats(user_id, [await self.log(game_id) for game_id in ids])
+        stats.hints = hints
+        return stats
 
     async def head_to_head(
         self, user_id: int, other_id: int, *, guild_id: int | None = None, limit: int = STATS_GAMES

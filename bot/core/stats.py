@@ -50,6 +50,8 @@ class PlayerStats:
     redesigns: int = 0
     #: seconds from the turn before ending to this player's turn ending, each turn
     turn_seconds: list[float] = field(default_factory=list)
+    #: hints (`/alhambra hint`) asked in these games (counted by the service from its table)
+    hints: int = 0
 
     @property
     def win_share(self) -> float:

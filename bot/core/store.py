@@ -655,6 +655,36 @@ class Tx:
         )
         return {int(r[0]): int(r[1]) for r in rows}
 
+    async def record_hint(
+        self, game_id: int, version: int, seat: int, user_id: int, now: datetime
+    ) -> None:
+        """A hint was asked at this decision (asking again at the same one counts again)."""
+        await self.run(
+            "INSERT INTO hints (game_id, version, seat, user_id, uses, at) "
+            "VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (game_id, version, seat) "
+            "DO UPDATE SET uses = hints.uses + 1, at = excluded.at",
+            (game_id, version, seat, user_id, to_ms(now)),
+        )
+
+    async def hints_of_game(self, game_id: int) -> dict[int, int]:
+        """The hints asked in one game: engine seat -> uses."""
+        rows = await self.rows(
+            "SELECT seat, SUM(uses) FROM hints WHERE game_id = ? GROUP BY seat ORDER BY seat",
+            (game_id,),
+        )
+        return {int(r[0]): int(r[1]) for r in rows}
+
+    async def hints_used(self, user_id: int, game_ids: Sequence[int]) -> int:
+        """How many hints `user_id` asked in these games."""
+        total = 0
+        for game_id in game_ids:
+            rows = await self.rows(
+                "SELECT SUM(uses) FROM hints WHERE game_id = ? AND user_id = ?",
+                (game_id, user_id),
+            )
+            total += int(rows[0][0] or 0) if rows else 0
+        return total
+
     async def clear_ratings(self) -> int:
         return await self.run("DELETE FROM ratings")
 

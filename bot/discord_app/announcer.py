@@ -14,7 +14,7 @@ from ..core.records import GameInfo
 from ..core.results import ActResult, LoggedTurn
 from ..core.service import GameService
 from ..text import i18n
-from ..text.present import player_names, results_lines, told_lines, untold
+from ..text.present import hints_line, player_names, results_lines, told_lines, untold
 from ..turns.ports import Spawn
 from ..turns.reminders import notice_for
 from .followers import tell_followers
@@ -84,6 +84,9 @@ class ChannelAnnouncer:
             if state.is_over:
                 lines += ["", f"**{i18n.t(locale, 'results.title')}**"]
                 lines += results_lines(locale, names, public)
+                hints = await self.service.hints_of_game(game.id)
+                if hints:  # the game's statistics: who asked the computer for help
+                    lines.append(hints_line(locale, names, hints))
             # the results offer the finished game's score sheet, log and boards
             extra: dict[str, Any] = {"view": results_buttons(game, locale)} if state.is_over else {}
             # the round just held in detail, with the counts and ranks behind its points

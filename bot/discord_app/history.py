@@ -1,9 +1,10 @@
 """`/alhambra-history`: what a game leaves behind, in a command of its own.
 
-`/alhambra` holds the play (21 of Discord's 25 subcommands, 3,100 of a command's 4,000
+`/alhambra` holds the play (22 of Discord's 25 subcommands, 3,100 of a command's 4,000
 characters), so looking back gets its own top-level command: `replay` steps through a game turn
 by turn, the table as it stood after each, `games` lists the server's finished games (or a
-player's, a page of 10 at a time), and `stats` is a player's record with a picture of it, or
+player's, a page of 10 at a time), `review` shows where the strongest computer judgement
+disagreed with a player's moves, and `stats` is a player's record with a picture of it, or
 with `versus` two players' games together (a player may hide their record from others).
 Everything is shown in an answer only the asker sees, so stepping through a replay does not
 fill the channel: the public table, and to a player of the game their own hand as it was
@@ -20,12 +21,13 @@ from discord.ext import commands
 
 from engine import Building, GameStarted
 
-from ..core.errors import GameNotStarted, GuildOnly, NoGameHere, StatsHidden, VersusSelf
+from ..core.errors import GameNotStarted, GuildOnly, NoGameHere, NotAPlayer, StatsHidden, VersusSelf
 from ..core.records import GameInfo
 from ..core.results import ArchivedGame, ReplayStep
 from ..core.stats import HeadToHead, PlayerStats
 from ..text import i18n
-from ..text.present import log_paragraphs, player_names, start_lines
+from ..text.present import log_paragraphs, player_names, review_lines, start_lines
+from ..turns import computers
 from .context import (
     BaseBot,
     acknowledge,
@@ -39,7 +41,7 @@ from .context import (
     user_locale,
 )
 from .markup import inert
-from .pictures import TABLE_FILE, hand_file, stats_file, table_file
+from .pictures import TABLE_FILE, hand_file, review_file, stats_file, table_file
 from .translator import T
 
 #: games listed by `games`
@@ -152,6 +154,32 @@ class ReplayButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         async with handling(interaction, "replay:step"):
             await show_replay(interaction, self.game_id, self.step, turn=True)
+
+
+async def show_review(
+    interaction: discord.Interaction, game_id: int | None, player: discord.User | None
+) -> None:
+    """Where the strongest judgement disagreed with a player (the asker by default) in a
+    finished game of this server: text and a bar chart, only to the asker. Everything in it is
+    what the table saw (the actions, and hands the public log shows to everyone)."""
+    locale = user_locale(interaction)
+    service = bot_of(interaction).service
+    if game_id is None:
+        game_id = (await shown_game(interaction)).id
+    game = in_this_server(interaction, await service.game(game_id))
+    await service.finished_log(game.id)  # refused at once for a running game
+    whose = player or interaction.user
+    mine = game.seat_of(whose.id)
+    if mine is None or mine.seat is None:
+        if player is None:
+            raise NotAPlayer()
+        raise NotAPlayer(variant="review", name=inert(whose.display_name))
+    await acknowledge(interaction)  # the replay and the look-ahead take a second or two
+    done, turns = await computers.review(service, game.id, mine.seat)
+    name = player_names(locale, game)[mine.seat]
+    text = "\n".join(review_lines(locale, game.id, name, done))
+    picture = await review_file(done, name, turns, locale)
+    await reply(interaction, bounded(text), file=picture)
 
 
 def archive_line(locale: str, entry: ArchivedGame) -> str:
@@ -290,6 +318,19 @@ class HistoryCommands(
         async with handling(interaction, "replay"):
             game_id = game if game is not None else (await shown_game(interaction)).id
             await show_replay(interaction, game_id, turn)  # past the end: the last turn
+
+    @app_commands.command(name=T("cmd.review.name"), description=T("cmd.review.description"))
+    @app_commands.describe(
+        game=T("cmd.review.game.description"), player=T("cmd.review.player.description")
+    )
+    async def review(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Range[int, 1, 10**15] | None = None,
+        player: discord.User | None = None,
+    ) -> None:
+        async with handling(interaction, "review"):
+            await show_review(interaction, game, player)
 
     @app_commands.command(name=T("cmd.games.name"), description=T("cmd.games.description"))
     @app_commands.describe(player=T("cmd.games.player.description"))
@@ -463,6 +504,7 @@ def stats_text(locale: str, name: str, stats: PlayerStats, *, everywhere: bool) 
                 average=_duration(locale, average),
             )
         )
+    lines.append(i18n.t(locale, "stats.hints", count=stats.hints))
     return bounded("\n".join(lines))
 
 

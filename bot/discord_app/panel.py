@@ -18,7 +18,9 @@ from ..core.errors import InvalidRequest, Outdated
 from ..core.records import GameInfo
 from ..core.results import ActResult
 from ..text import i18n
-from ..text.menus import Choice, Option, PanelSpec, Tone, build_panel
+from ..text.menus import HINT_FOCUS, Choice, Option, PanelSpec, Tone, build_panel
+from ..text.present import hint_text
+from ..turns import computers
 from .context import (
     acknowledge,
     bot_of,
@@ -120,7 +122,9 @@ def panel_parts(
 ) -> tuple[PanelSpec, discord.ui.View]:
     """The ephemeral panel's text and components. `ends`: the turn is held for its undo window
     until then (a countdown every reader's client shows in their own words)."""
-    spec = build_panel(view, locale, focus, ends=stamp(ends) if ends is not None else None)
+    spec = build_panel(
+        view, locale, focus, ends=stamp(ends) if ends is not None else None, hint=not game.rated
+    )
     ui = discord.ui.View(timeout=None)
     for menu_id, hint, options in spec.menus:
         ui.add_item(PanelSelect(game.id, game.version, menu_id, hint, options))
@@ -177,6 +181,18 @@ async def open_panel(interaction: discord.Interaction, game_id: int, focus: str)
     await reply(interaction, spec.text, view=ui, files=await panel_files(view, spec, name, locale))
 
 
+async def show_hint(interaction: discord.Interaction, game_id: int) -> None:
+    """What the `hard` level would do for the user now, and why: only to them, only at their
+    decision in a running unrated game (refused at once otherwise), and recorded."""
+    service = bot_of(interaction).service
+    await my_view(interaction, game_id)  # this channel's game
+    await service.hint_view(game_id, interaction.user.id)  # refusals answer at once
+    await acknowledge(interaction)  # the level thinks in a worker: up to a second or two
+    given = await computers.hint(service, game_id, interaction.user.id)
+    locale = user_locale(interaction)
+    await reply(interaction, hint_text(locale, given.advice, given.view, given.used))
+
+
 async def panel_choice(
     interaction: discord.Interaction, game_id: int, version: int, value: str
 ) -> None:
@@ -186,6 +202,9 @@ async def panel_choice(
         choice = Choice.parse(value)
         if choice is None:
             raise InvalidRequest()
+        if choice.focus == HINT_FOCUS:  # a private answer of its own; the panel stays
+            await show_hint(interaction, game_id)
+            return
         result = await my_view(interaction, game_id)
         game = result.game
         moved_on = version != game.version and game.current_seat != result.seat

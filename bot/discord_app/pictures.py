@@ -12,6 +12,7 @@ import discord
 
 import render
 from engine import Building, SeatView
+from engine.ai.review import Review
 
 from ..core import metrics, workers
 from ..core.results import Growth
@@ -27,6 +28,7 @@ HAND_FILE = "hand.png"
 POINTS_FILE = "points.png"
 GROWTH_FILE = "growth.webp"
 STATS_FILE = "stats.png"
+REVIEW_FILE = "review.png"
 
 
 def _timed(kind: str) -> Callable[[float], None]:
@@ -72,6 +74,22 @@ async def scores_file(
         _timed("scores"), render.render_scores, view, names, labels=labels, detail=detail
     )
     return _file(png, SCORES_FILE, scores_alt(locale, names, view))
+
+
+async def review_file(review: Review, name: str, last_turn: int, locale: str) -> discord.File:
+    """A game review's bars: the points at stake in each of the player's turns."""
+    marked = [d.turn for d in review.top]
+    png = await workers.current().run(
+        _timed("review"),
+        render.render_stakes,
+        review.per_turn,
+        marked,
+        title=i18n.t(locale, "review.chart_title", name=name),
+        axis=i18n.t(locale, "review.chart_turn"),
+        last_turn=last_turn,
+    )
+    turns = i18n.join(locale, [str(t) for t in sorted(marked)]) or "-"
+    return _file(png, REVIEW_FILE, i18n.t(locale, "review.alt", name=name, turns=turns))
 
 
 async def points_file(locale: str) -> discord.File:

@@ -1,4 +1,4 @@
-"""Playing by slash command: `/alhambra take, buy, place, redesign, undo, end-turn, hand,
+"""Playing by slash command: `/alhambra take, buy, place, redesign, undo, end-turn, hint, hand,
 board, log, scores`, with autocomplete that offers exactly the legal choices. Board, log and
 scores show the channel's last finished game when none is running there.
 
@@ -57,7 +57,7 @@ from .context import (
     shown_game,
     user_locale,
 )
-from .panel import panel_message
+from .panel import panel_message, show_hint
 from .pictures import alhambra_file
 from .replies import LOG_MAX_PAGE, show_hand, show_log, show_scores
 from .translator import T
@@ -345,6 +345,12 @@ class PlayCommands(commands.Cog):
         async with handling(interaction, "end-turn"):
             result, view = await _decision(interaction)
             await _slash_act(interaction, result, view, EndTurn())
+
+    @app_commands.command(name=T("cmd.hint.name"), description=T("cmd.hint.description"))
+    async def hint(self, interaction: discord.Interaction) -> None:
+        async with handling(interaction, "hint"):
+            game = await current_game(interaction)
+            await show_hint(interaction, game.id)
 
     @app_commands.command(name=T("cmd.hand.name"), description=T("cmd.hand.description"))
     async def hand(self, interaction: discord.Interaction) -> None:

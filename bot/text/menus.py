@@ -153,13 +153,20 @@ _MONEY_FOCUS = {"main": True, "take": False, "buy": True}
 _MISSING = {"take": "panel.no_take", "buy": "panel.no_buy", "redesign": "panel.no_redesign"}
 
 
-def build_panel(view: SeatView, locale: str, focus: str, *, ends: str | None = None) -> PanelSpec:
+#: The panel value of the Hint button (an answer of its own: the panel stays as it is).
+HINT_FOCUS = "hint"
+
+
+def build_panel(
+    view: SeatView, locale: str, focus: str, *, ends: str | None = None, hint: bool = False
+) -> PanelSpec:
     """The panel for `focus`, or for the current decision if that focus no longer applies
     (saying why, when the player asked for a choice they do not have). Panels about money
     start with the player's own money, so a normal turn needs no look at the hand first.
 
     `ends`: the turn waits for its confirmation until then (a time as the reader's client
-    shows it), when it ends by itself; the panel says so and offers Undo and End turn now."""
+    shows it), when it ends by itself; the panel says so and offers Undo and End turn now.
+    `hint`: the game allows hints (it is not rated): the main menu offers a Hint button."""
     spec = _build(view, locale, focus)
     if spec is not None and ends is not None and view.phase == "confirm":
         spec.text = i18n.t(locale, "panel.held", when=ends)
@@ -174,6 +181,8 @@ def build_panel(view: SeatView, locale: str, focus: str, *, ends: str | None = N
         if base in _MISSING and view.phase == "action":
             spec.text = f"{i18n.t(locale, _MISSING[base])}\n{spec.text}"
     base = _page(spec.focus)[0]
+    if hint and base == "main" and view.phase == "action":
+        spec.buttons.append((i18n.t(locale, "button.hint"), f"f{HINT_FOCUS}", Tone.SECONDARY))
     market = _MONEY_FOCUS.get("buy" if _BUY_SLOT.fullmatch(base) else base)
     if market is not None and view.phase == "action":
         spec.text = "\n".join([spec.text, *money_lines(locale, view, market=market)])

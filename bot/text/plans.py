@@ -29,7 +29,7 @@ def rule_line(locale: str, number: int, rule: PlanRule) -> str:
 def otherwise_line(locale: str, otherwise: Otherwise) -> str:
     if isinstance(otherwise, tuple):
         return i18n.t(locale, "plan.otherwise_take", cards=cards_text(locale, otherwise))
-    return i18n.t(locale, f"plan.otherwise_{otherwise}")
+    return i18n.t(locale, "plan.otherwise_most" if otherwise == "most" else "plan.otherwise_wait")
 
 
 def plan_lines(locale: str, game_id: int, plan: Plan) -> list[str]:

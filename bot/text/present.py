@@ -54,6 +54,8 @@ from engine import (
     majority_points,
     scoring_now,
 )
+from engine.ai import Advice, Reason
+from engine.ai.review import Review
 from render import cell_code
 
 from ..core.errors import ServiceError
@@ -407,6 +409,40 @@ def action_label(locale: str, action: Action, view: SeatView) -> str:
     return action.kind
 
 
+#: Reason codes whose words count (`_one` / `_other`): their `amount` is the count.
+_COUNTED_REASONS = frozenset({"wall", "place_wall", "place_open"})
+
+
+def reason_text(locale: str, reason: Reason) -> str:
+    """The one line saying why a computer level would make a move (`engine.ai.reason_for`):
+    `hint.reason.<code>` filled with the building type, the market building or the count."""
+    key = f"hint.reason.{reason.code}"
+    params: dict[str, object] = {}
+    if reason.building is not None and reason.building >= 0:
+        params["type"] = i18n.t(locale, f"building.{Building(reason.building).label}")
+    if reason.tile is not None:
+        params["building"] = the_building(locale, reason.tile)
+    if reason.code in _COUNTED_REASONS:
+        params["count"] = reason.amount
+    if reason.code in ("money_most", "money_later"):
+        params["total"] = reason.amount
+    if not i18n.has(key) and not i18n.plural_family(key):
+        key = "hint.reason.best_value"
+    return i18n.t(locale, key, **params)
+
+
+def hint_text(locale: str, advice: Advice, view: SeatView, used: int) -> str:
+    """A hint: the level's move in the panel's words, why, and how many hints were asked."""
+    answer = i18n.t(
+        locale,
+        "hint.answer",
+        level=level_name(locale, advice.level),
+        action=action_label(locale, advice.action, view),
+        reason=reason_text(locale, advice.reason),
+    )
+    return f"{answer}\n{i18n.t(locale, 'hint.used', count=used)}"
+
+
 def _tile_at(view: SeatView, x: int, y: int) -> int:
     seat = view.current_seat if view.current_seat is not None else view.seat
     assert seat is not None
@@ -675,6 +711,36 @@ def results_lines(locale: str, names: Sequence[str], view: SeatView) -> list[str
         for s in order
     ]
     return lines
+
+
+def review_lines(locale: str, game: int, name: str, review: Review) -> list[str]:
+    """A game review in words: a title, each listed turn (what was played, what the level
+    suggests and why, the points at stake), and how it was judged."""
+    level = level_name(locale, review.level)
+    lines = [f"**{i18n.t(locale, 'review.title', game=game, name=name, level=level)}**"]
+    for d in review.top:
+        lines.append(
+            i18n.t(
+                locale,
+                "review.line",
+                turn=d.turn,
+                played=action_label(locale, d.played, d.view),
+                level=level,
+                suggested=action_label(locale, d.suggested, d.view),
+                reason=reason_text(locale, d.reason),
+                points=f"{d.stake:.1f}",
+            )
+        )
+    if not review.top:
+        lines.append(i18n.t(locale, "review.agreed", level=level, count=review.decisions))
+    lines.append(f"-# {i18n.t(locale, 'review.note', level=level, count=review.decisions)}")
+    return lines
+
+
+def hints_line(locale: str, names: Sequence[str], hints: dict[int, int]) -> str:
+    """Who asked for hints in a game, and how many: part of its results."""
+    parts = [f"{names[seat]} {count}" for seat, count in sorted(hints.items()) if count]
+    return i18n.t(locale, "results.hints", hints=i18n.join(locale, parts))
 
 
 # --- scoring explained -----------------------------------------------------------------------

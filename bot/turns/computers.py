@@ -1,6 +1,8 @@
 """Computer players at the table: the one way a computer decides a move for a seat.
 
-Used for computer seats and for the stand-in that plays a silent human's turn after a deadline.
+Used for computer seats, for the stand-in that plays a silent human's turn after a deadline,
+for a player's hint (`hint`: what the `hard` level would do in their place, and why), and for
+the review of a finished game (`review`: where that judgement disagreed with a player).
 The engine's players are pure and synchronous (`engine.ai`) and a `hard` or `expert` decision
 can take a second of CPU, so it runs in a worker process (`core.workers`) while the event loop
 keeps answering others. The view and the history are immutable and copied to the worker, so the
@@ -13,8 +15,9 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine import Action, Event, SeatView
-from engine.ai import Player, make_player
+from engine import Action, Event, Options, SeatView
+from engine.ai import Advice, Player, advise, make_player
+from engine.ai.review import Review, review_game
 
 from ..core import metrics, workers
 from ..core.service import GameService
@@ -57,3 +60,59 @@ async def decide(service: GameService, game_id: int, seat: int, level: str) -> D
         tuple(game_log.public_history),
     )
     return Decision(action, game.version)
+
+
+#: The level whose judgement a hint gives.
+HINT_LEVEL = "hard"
+
+
+def advice(level: str, seed: int, view: SeatView, history: Sequence[Event]) -> Advice:
+    """A hint for this view, in a worker: the level's move and its main motive."""
+    return advise(make_player(level, seed), view, list(history))
+
+
+@dataclass(frozen=True)
+class Hint:
+    advice: Advice
+    #: the view the hint was given for (its actions are labelled against it)
+    view: SeatView
+    #: hints this player has asked in the game, this one included
+    used: int
+
+
+async def hint(service: GameService, game_id: int, user_id: int) -> Hint:
+    """What the `hard` level would do for `user_id` now, decided exactly as a computer player
+    sitting there would decide (that seat's view and the public history only), and recorded.
+    Refused (nothing recorded) unless it is their decision in a running unrated game."""
+    viewed = await service.hint_view(game_id, user_id)
+    game = viewed.game
+    assert viewed.seat is not None
+    game_log = await service.log(game_id)
+    given = await workers.current().run(
+        metrics.AI_SECONDS.labels("hint").observe,
+        advice,
+        HINT_LEVEL,
+        player_seed(game.seed, viewed.seat),
+        viewed.view,
+        tuple(game_log.public_history),
+    )
+    used = await service.record_hint(game_id, game.version, user_id)
+    return Hint(given, viewed.view, used)
+
+
+async def review(service: GameService, game_id: int, seat: int) -> tuple[Review, int]:
+    """The review of `seat`'s play in a finished game (`engine.ai.review`), in a worker, and
+    the number of turns the game had. Refused unless the game is finished."""
+    game_log = await service.finished_log(game_id)
+    game = game_log.game
+    assert game.seed is not None
+    done = await workers.current().run(
+        metrics.AI_SECONDS.labels("review").observe,
+        review_game,
+        len(game.seats),
+        game.seed,
+        Options.model_validate(game.options),
+        tuple(entry.action for entry in game_log.entries),
+        seat,
+    )
+    return done, len(game_log.turns())

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 
+from .advice import REASON_CODES, Advice, Reason, advise, reason_for
 from .easy import EasyPlayer
 from .expert import ExpertPlayer
 from .hard import HardPlayer
@@ -77,6 +78,8 @@ def display_name(
 
 __all__ = [
     "LEVELS",
+    "REASON_CODES",
+    "Advice",
     "EasyPlayer",
     "ExpertPlayer",
     "HardPlayer",
@@ -85,7 +88,10 @@ __all__ = [
     "NotYourTurn",
     "Player",
     "RandomPlayer",
+    "Reason",
+    "advise",
     "deduce",
     "display_name",
     "make_player",
+    "reason_for",
 ]

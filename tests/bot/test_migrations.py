@@ -259,6 +259,11 @@ def _seed_level_12(conn: sqlite3.Connection) -> dict[str, object]:
     return {}
 
 
+def _seed_level_13(conn: sqlite3.Connection) -> dict[str, object]:
+    conn.execute("INSERT INTO hints VALUES (2, 25, 0, 1, 2, 9950)")
+    return {}
+
+
 SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
     1: _seed_level_1,
     2: _seed_level_2,
@@ -272,6 +277,7 @@ SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
     10: _seed_level_10,
     11: _seed_level_11,
     12: _seed_level_12,
+    13: _seed_level_13,
 }
 
 

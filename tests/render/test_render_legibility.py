@@ -26,6 +26,7 @@ from render.display import BOXES, DEVICES, MIN_SCREEN_PX, SHOWN, measure, previe
 from render.fonts import font_for, has_cjk_font
 from render.gallery import main as gallery_main
 from render.palette import PAPER
+from render.review import stakes_image
 from render.samples import gallery, grown_alhambra, late, names, play, unused_tiles, with_alhambra
 from render.sprites import tile_sprite, value_card
 from render.vision import DEFICIENCIES, simulate
@@ -90,6 +91,16 @@ def _late_pictures(labels):
                 (16.0, 14.5, 19.0, 17.25, 22.0, 25.5),
                 name=nm[4],
                 labels=labels,
+            ),
+        ),
+        "review bars": (
+            "stakes",
+            lambda: stakes_image(
+                [(t, (t * 7) % 23 / 1.5) for t in range(2, 120, 6)],
+                [8, 44, 98],
+                title=f"{labels.get('turn', 'Turn')} · {nm[0]}",
+                axis=nm[1],
+                last_turn=120,
             ),
         ),
     }

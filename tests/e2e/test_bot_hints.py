@@ -1,0 +1,123 @@
+"""`/alhambra hint` and the panel's Hint button: what the `hard` level would do, only to the
+player whose decision it is, never in a rated game, and every use counted."""
+
+from __future__ import annotations
+
+import random
+
+from fake_discord import FakeDiscord
+from players import open_game
+
+from bot.core.service import GameService
+from bot.text.present import action_label
+from engine import Undo
+
+
+async def _running(sim: FakeDiscord, service: GameService, channel, users, *, rated: bool = False):
+    """A game of the users started through Discord (so its turn message is in the channel)."""
+    lobby = (await open_game(sim, users[0], channel, rated=rated)).response
+    for user in users[1:]:
+        await sim.click(user, lobby, "Join")
+    started = await sim.click(users[0], lobby, "Start")
+    await started.wait_followups(1)
+    return await service.game_in_channel(channel.id), started.followups[0]
+
+
+def _split(users, info):
+    current = info.current_player.user_id
+    mover = next(u for u in users if u.id == current)
+    other = next(u for u in users if u.id != current)
+    return mover, other
+
+
+async def test_a_hint_answers_the_player_to_move_and_is_counted(
+    sim: FakeDiscord, run_bot, make_bot
+) -> None:
+    ana, bruno, watcher = sim.user("ana"), sim.user("bruno"), sim.user("watcher")
+    guild = sim.guild("Club", owner=ana)
+    for user in (bruno, watcher):
+        sim.member(guild, user)
+    channel = sim.channel(guild, "alhambra")
+    async with run_bot(make_bot()) as bot:
+        service = bot.service
+        info, turn = await _running(sim, service, channel, [ana, bruno])
+        mover, other = _split([ana, bruno], info)
+        view = (await service.view(info.id, mover.id)).view
+        before = await service.game(info.id)
+
+        asked = (await sim.slash(mover, "alhambra hint", channel=channel)).response
+        assert asked.ephemeral
+        text = asked.content
+        assert text.startswith("Hint: the hard level would play **")
+        suggested = text.split("**")[1]
+        labels = [action_label("en", a, view) for a in view.legal if not isinstance(a, Undo)]
+        assert suggested in labels  # a legal move of theirs, in the panel's words
+        reason = text.splitlines()[1]
+        assert reason and "{" not in reason and not reason.startswith("Hint")
+        assert "You have asked for 1 hint in this game" in text
+        assert (await service.game(info.id)).version == before.version  # nothing was played
+        assert await service.hints_of_game(info.id) == {view.seat: 1}
+
+        # the same decision asked again: the same move (the level's seed is the seat's), counted
+        again = (await sim.slash(mover, "alhambra hint", channel=channel)).response
+        assert again.content.split("**")[1] == suggested
+        assert "You have asked for 2 hints in this game" in again.content
+
+        # not their decision, not their game: refused, nothing recorded
+        refused = (await sim.slash(other, "alhambra hint", channel=channel)).response
+        assert refused.ephemeral and "It is " in refused.content and "not yours" in refused.content
+        outsider = (await sim.slash(watcher, "alhambra hint", channel=channel)).response
+        assert "You are not playing in this game." in outsider.content
+        assert await service.hints_of_game(info.id) == {view.seat: 2}
+
+        # the panel's Hint button answers the same, in a message of its own
+        panel = (await sim.click(mover, turn, "Take money")).response
+        edits = panel.edits
+        await sim.click(mover, panel, "Back")
+        await sim.wait_until(lambda: panel.edits > edits)
+        pressed = await sim.click(mover, panel, "Hint")
+        hinted = pressed.response
+        assert hinted.ephemeral and hinted.content.split("**")[1] == suggested
+        assert "You have asked for 3 hints" in hinted.content
+
+        # played to the end: the hints are in the player's record
+        rng = random.Random(3)
+        current = await service.game(info.id)
+        while current.status == "active":
+            player = current.current_player
+            legal = (await service.view(current.id, player.user_id)).view.legal
+            move = rng.choice([a for a in legal if not isinstance(a, Undo)])
+            done = await bot.flow.act(
+                current.id, player.user_id, move, current.version, locale="en"
+            )
+            current = done.game
+        await sim.wait_until(
+            lambda: any("The game is over!" in m.content for m in sim.channel_messages(channel))
+        )
+        results = next(m for m in sim.channel_messages(channel) if "The game is over!" in m.content)
+        assert f"Hints asked: {mover.name} 3" in results.content
+        mine = (await sim.slash(mover, "alhambra-history stats", channel=channel)).response
+        assert "Hints asked: 3" in mine.content
+        theirs = (await sim.slash(other, "alhambra-history stats", channel=channel)).response
+        assert "Hints asked: 0" in theirs.content
+        over = (await sim.slash(mover, "alhambra hint", channel=channel)).response
+        assert not over.content.startswith("Hint:")  # refused: the game is over
+
+
+async def test_hints_are_refused_in_a_rated_game(sim: FakeDiscord, run_bot, make_bot) -> None:
+    ana, bruno = sim.user("ana"), sim.user("bruno")
+    guild = sim.guild("Club", owner=ana)
+    sim.member(guild, bruno)
+    channel = sim.channel(guild, "alhambra")
+    async with run_bot(make_bot()) as bot:
+        info, turn = await _running(sim, bot.service, channel, [ana, bruno], rated=True)
+        mover, _ = _split([ana, bruno], info)
+        refused = (await sim.slash(mover, "alhambra hint", channel=channel)).response
+        assert refused.ephemeral
+        assert "This game is rated, so hints are off" in refused.content
+        assert await bot.service.hints_of_game(info.id) == {}
+        panel = (await sim.click(mover, turn, "Take money")).response
+        edits = panel.edits
+        await sim.click(mover, panel, "Back")
+        await sim.wait_until(lambda: panel.edits > edits)
+        assert "Take money" in panel.button_labels() and "Hint" not in panel.button_labels()

@@ -54,7 +54,7 @@ from .announcer import ChannelAnnouncer
 from .context import BaseBot, report
 from .followers import FollowButton
 from .group import AlhambraCog
-from .history import ArchiveButton, HistoryCommands, ReplayButton
+from .history import ArchiveButton, HistoryCommands, OpenGameSelect, ReplayButton, SheetButton
 from .lobby_message import LobbyButton
 from .messenger import DiscordMessenger
 from .observe import Observer, http_trace
@@ -90,6 +90,8 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ReplayButton,
     FollowButton,
     ArchiveButton,
+    OpenGameSelect,
+    SheetButton,
     PlanButton,
     PlanSelect,
 )

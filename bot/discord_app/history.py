@@ -26,7 +26,7 @@ from ..core.records import GameInfo
 from ..core.results import ArchivedGame, ReplayStep
 from ..core.stats import HeadToHead, PlayerStats
 from ..text import i18n
-from ..text.present import log_paragraphs, player_names, review_lines, start_lines
+from ..text.present import log_paragraphs, player_names, results_lines, review_lines, start_lines
 from ..turns import computers
 from .context import (
     BaseBot,
@@ -37,11 +37,12 @@ from .context import (
     note_game,
     redraw,
     reply,
+    selected,
     shown_game,
     user_locale,
 )
 from .markup import inert
-from .pictures import TABLE_FILE, hand_file, review_file, stats_file, table_file
+from .pictures import TABLE_FILE, hand_file, review_file, scores_file, stats_file, table_file
 from .translator import T
 
 #: games listed by `games`
@@ -68,7 +69,11 @@ def replay_text(locale: str, step: ReplayStep) -> str:
         head = i18n.t(locale, "replay.title", game=game.id, step=step.step, steps=step.steps)
         body = log_paragraphs(locale, names, step.log)[step.step - 1]
     standing = ", ".join(f"{rank}. {names[seat]} {score}" for rank, seat, score in step.ranking)
-    return bounded(f"**{head}**\n{body}\n{i18n.t(locale, 'replay.standing', standing=standing)}")
+    text = f"**{head}**\n{body}\n{i18n.t(locale, 'replay.standing', standing=standing)}"
+    if step.step == step.steps and step.view.is_over:  # the end: the results, as they were told
+        title = i18n.t(locale, "results.title")
+        text += "\n\n" + "\n".join([f"**{title}**", *results_lines(locale, names, step.view)])
+    return bounded(text)
 
 
 async def show_replay(
@@ -108,11 +113,64 @@ async def show_replay(
                 slot=slot,
             )
         )
+    ui.add_item(SheetButton(game.id, shown.step, i18n.t(locale, "button.scores")))
     text = replay_text(locale, shown)
     if turn:
         await redraw(interaction, content=text, embed=embed, attachments=pictures, view=ui)
     else:
         await reply(interaction, text, embed=embed, files=pictures, view=ui)
+
+
+async def show_sheet(interaction: discord.Interaction, game_id: int, step: int) -> None:
+    """The score sheet of a game of this server as it stood after its `step`-th turn (the
+    last round held in detail), as a new private answer beside the replay."""
+    locale = user_locale(interaction)
+    service = bot_of(interaction).service
+    game = in_this_server(interaction, await service.game(game_id))
+    if game.seed is None:
+        raise GameNotStarted()
+    await acknowledge(interaction)
+    shown = await service.replay(game.id, step)
+    held = shown.view.scoring_rounds
+    sheet = await scores_file(
+        shown.view,
+        player_names(locale, game),
+        locale,
+        detail=held[-1].round_no if held else None,
+    )
+    await reply(interaction, file=sheet)
+
+
+class SheetButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"alh:rs:(?P<game>\d{1,18}):(?P<step>\d{1,4})",
+):
+    """The score sheet at a replay's step, in an answer of its own."""
+
+    def __init__(self, game_id: int, step: int, label: str = "…") -> None:
+        self.game_id, self.step = game_id, step
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"alh:rs:{game_id}:{step}",
+                row=1,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Button[discord.ui.View],
+        match: re.Match[str],
+        /,
+    ) -> SheetButton:
+        return cls(int(match["game"]), int(match["step"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with handling(interaction, "replay:scores"):
+            await show_sheet(interaction, self.game_id, self.step)
 
 
 class ReplayButton(
@@ -249,12 +307,72 @@ async def show_archive(
         lines = [archive_line(locale, entry) for entry in page.games]
         hint = i18n.t(locale, "archive.hint")
         text = bounded(f"**{title}**\n" + "\n".join(lines) + f"\n{hint}")
+        ui = ui or discord.ui.View(timeout=None)
+        ui.add_item(
+            OpenGameSelect(
+                page.offset,
+                [(e, archive_choice(locale, e)) for e in page.games],
+                i18n.t(locale, "archive.open"),
+            )
+        )
     else:
         text = f"**{title}**\n{i18n.t(locale, 'archive.empty')}"
     if turn:
         await redraw(interaction, content=text, view=ui)
     else:
         await reply(interaction, text, view=ui)
+
+
+def archive_choice(locale: str, entry: ArchivedGame) -> str:
+    """A game in the archive's menu: its number and who won."""
+    names = player_names(locale, entry.game)
+    first = ", ".join(names[seat] for rank, seat, _ in entry.ranking if rank == 1)
+    return i18n.t(locale, "archive.choice", game=entry.game.id, winner=first)
+
+
+class OpenGameSelect(
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
+    template=r"alh:ag:(?P<offset>0|[1-9]\d{0,6})",
+):
+    """Opens one of a page's games: its replay at the end (the results, the score sheet a
+    button away), in an answer of its own. The game named is checked to be this server's."""
+
+    def __init__(
+        self,
+        offset: int,
+        games: list[tuple[ArchivedGame, str]] | None = None,
+        placeholder: str = "…",
+    ) -> None:
+        self.offset = offset
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
+            custom_id=f"alh:ag:{offset}",
+            placeholder=placeholder[:150],
+            options=[
+                discord.SelectOption(label=label[:100], value=str(entry.game.id))
+                for entry, label in games or []
+            ]
+            or [discord.SelectOption(label="…", value="0")],
+            row=2,
+        )
+        super().__init__(select)
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Select[discord.ui.View],
+        match: re.Match[str],
+        /,
+    ) -> OpenGameSelect:
+        return cls(int(match["offset"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with handling(interaction, "games:open"):
+            values = selected(interaction)
+            value = values[0] if values else ""
+            if not (value.isascii() and value.isdigit() and 1 <= len(value) <= 18):
+                raise NoGameHere(variant="unknown")  # not a game number at all
+            await show_replay(interaction, int(value), None)
 
 
 class ArchiveButton(

@@ -21,7 +21,7 @@ from bot.text import i18n
 from bot.text.alt import hand_alt
 from engine import Game, TurnEnded, Undo, new_game
 
-LABELS = ["⏮ Start", "◀ Turn before", "Next turn ▶", "End ⏭"]
+LABELS = ["⏮ Start", "◀ Turn before", "Next turn ▶", "End ⏭", "Score sheet"]
 
 
 async def _finished(
@@ -82,7 +82,7 @@ async def test_a_replay_steps_through_the_game_as_the_engine_replays_it(
         assert page.ephemeral and page.attachment("table.png").is_png()
         assert f"Replay of game #{game_id}: as dealt ({steps} turns in all)" in page.content
         assert page.button_labels() == LABELS
-        assert [b["disabled"] for b in page.buttons()] == [True, True, False, False]
+        assert [b["disabled"] for b in page.buttons()] == [True, True, False, False, False]
 
         for step in (1, 2, 3):
             edits = page.edits
@@ -99,7 +99,7 @@ async def test_a_replay_steps_through_the_game_as_the_engine_replays_it(
         await sim.wait_until(lambda: page.edits > edits)
         assert f"after turn {steps} of {steps}" in page.content
         assert _standing(page.content) == sorted(expected[-1].scores, reverse=True)
-        assert [b["disabled"] for b in page.buttons()] == [False, False, True, True]
+        assert [b["disabled"] for b in page.buttons()] == [False, False, True, True, False]
 
         # a game of another server is not there (a forged button or number)
         elsewhere = sim.guild("Other", owner=watcher)
@@ -527,9 +527,50 @@ async def test_a_replay_can_start_at_any_turn(sim: FakeDiscord, run_bot, make_bo
             bruno, "alhambra-history replay", channel=channel, game=game_id, turn=3
         )
         assert f"turn 3 of {steps}" in third.response.content.lower()
-        assert [b["disabled"] for b in third.response.buttons()] == [False, False, False, False]
+        assert [b["disabled"] for b in third.response.buttons()] == [
+            False,
+            False,
+            False,
+            False,
+            False,
+        ]
         beyond = await sim.slash(
             bruno, "alhambra-history replay", channel=channel, game=game_id, turn=9999
         )
         assert f"turn {steps} of {steps}" in beyond.response.content.lower()
-        assert [b["disabled"] for b in beyond.response.buttons()] == [False, False, True, True]
+        assert [b["disabled"] for b in beyond.response.buttons()] == [
+            False,
+            False,
+            True,
+            True,
+            False,
+        ]
+
+
+async def test_a_game_of_the_archive_opens_with_its_results_and_score_sheet(
+    sim: FakeDiscord, run_bot, make_bot
+) -> None:
+    ana, bruno, carla = sim.user("ana"), sim.user("bruno"), sim.user("carla")
+    guild = sim.guild("Club", owner=ana)
+    sim.member(guild, bruno)
+    sim.member(guild, carla)
+    channel = sim.channel(guild, "alhambra")
+    async with run_bot(make_bot()) as bot:
+        game_id = await _finished(bot.service, guild.id, channel.id, [ana.id, bruno.id])
+        listed = (await sim.slash(carla, "alhambra-history games", channel=channel)).response
+        menu = listed.selects()[0]
+        assert [o["value"] for o in menu["options"]] == [str(game_id)]
+        assert menu["options"][0]["label"].startswith(f"Game #{game_id}: won by ")
+        opened = (await sim.select(carla, listed, menu["custom_id"], [str(game_id)])).response
+        final = await bot.service.replay(game_id)
+        assert f"after turn {final.steps} of {final.steps}" in opened.content
+        assert "**The game is over!**" in opened.content and "Winner: " in opened.content
+        assert opened.button_labels() == LABELS and opened.ephemeral
+        sheet = (await sim.click(carla, opened, "Score sheet")).response
+        assert sheet.ephemeral and [a.filename for a in sheet.attachments] == ["scores.png"]
+
+        # a number that is no game of this server opens nothing
+        other = sim.guild("Elsewhere", owner=carla)
+        far = sim.channel(other, "games")
+        elsewhere = await sim.slash(carla, "alhambra-history replay", channel=far, game=game_id)
+        assert "no such game" in elsewhere.response.content.lower()

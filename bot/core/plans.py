@@ -17,7 +17,8 @@ their view) or from the pool (public).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from engine import (
@@ -95,16 +96,11 @@ Skipped = Literal["gone", "currency", "short", "cards", "cell"]
 
 
 @dataclass(frozen=True)
-class PlanChoice:
-    """What a plan plays at the start of the turn: `rule` (its index) or the fallback (None),
-    the moves in order (none: it waits for the player), and why each rule before it was
-    passed over."""
+class PlanStep:
+    """One move a plan makes, and the rule it belongs to (None: the fallback)."""
 
+    move: Action
     rule: int | None
-    moves: tuple[Action, ...]
-    skipped: tuple[tuple[int, Skipped], ...] = field(default=())
-    #: the purchase pays exactly: the player has another action, which the plan leaves to them
-    exact: bool = False
 
 
 def rule_problem(rule: PlanRule, view: SeatView) -> Skipped | None:
@@ -127,27 +123,55 @@ def rule_problem(rule: PlanRule, view: SeatView) -> Skipped | None:
     return None
 
 
-def choose(plan: Plan, view: SeatView) -> PlanChoice:
-    """The plan's moves for this turn, from the player's own view at its start; no moves when
-    no rule holds and the plan waits (or the money it names is not in the pool)."""
-    skipped: list[tuple[int, Skipped]] = []
+def skipped_rules(plan: Plan, view: SeatView) -> tuple[tuple[int, Skipped], ...]:
+    """Why each rule before the first that holds does not hold, at the start of the turn."""
+    out: list[tuple[int, Skipped]] = []
     for index, rule in enumerate(plan.rules):
         problem = rule_problem(rule, view)
-        buy = _legal_buy(rule, view) if problem is None else None
-        if problem is None and buy is None:
-            problem = "cards"  # the engine says no (a case the checks above do not know)
-        if problem is not None or buy is None:
-            skipped.append((index, problem or "cards"))
+        if problem is None and _legal_buy(rule, view) is not None:
+            break
+        out.append((index, problem or "cards"))  # "cards": the engine says no to the payment
+    return tuple(out)
+
+
+def next_step(plan: Plan, view: SeatView, done: Sequence[PlanStep] = ()) -> PlanStep | None:
+    """The plan's next move in the turn, from the player's own view now (`done`: its moves so
+    far this turn), or None when it has nothing more to do and the rest is the player's.
+
+    While the player may still act, the first rule not yet played whose building is there and
+    whose payment is legal buys (an exact payment leaves another action, for the next rule
+    that holds); when none holds, the fallback takes money, once. Once no action is left, each
+    building a rule bought goes where that rule said; a building it leaves to the player, or a
+    plan that waits, ends what the plan does. So a rule that pays exactly keeps its extra
+    action for the next rule or the fallback, and placing (which ends one's actions) comes
+    last, as at the table."""
+    played = {step.rule for step in done if isinstance(step.move, Buy)}
+    if any(isinstance(a, Buy | TakeMoney) for a in view.legal):
+        for index, rule in enumerate(plan.rules):
+            if index in played or rule_problem(rule, view) is not None:
+                continue
+            if (buy := _legal_buy(rule, view)) is not None:
+                return PlanStep(buy, index)
+        took = any(step.rule is None for step in done)
+        if not took and (take := _fallback(plan.otherwise, view)) is not None:
+            return PlanStep(take, None)
+        if view.phase == "action" and not took:
+            return None  # an action is left and the plan says nothing of it: the player's
+    for step in done:
+        if not isinstance(step.move, Buy) or step.rule is None:
             continue
-        moves: list[Action] = [buy]
+        rule = plan.rules[step.rule]
+        if rule.tile not in view.pending:
+            continue  # placed already
+        place: Action | None = None
         if isinstance(rule.place, tuple):
-            moves.append(Place(rule.tile, *rule.place))
+            place = Place(rule.tile, *rule.place)
         elif rule.place == "reserve":
-            moves.append(PlaceInReserve(rule.tile))
-        exact = sum(CARDS[c].value for c in buy.cards) == TILES[rule.tile].cost
-        return PlanChoice(index, tuple(moves), tuple(skipped), exact)
-    take = _fallback(plan.otherwise, view)
-    return PlanChoice(None, () if take is None else (take,), tuple(skipped))
+            place = PlaceInReserve(rule.tile)
+        if place is None or place not in view.legal:
+            return None  # the player places it (or the cell was taken by another building)
+        return PlanStep(place, step.rule)
+    return None
 
 
 def _legal_buy(rule: PlanRule, view: SeatView) -> Buy | None:
@@ -195,12 +219,21 @@ def check_new_rule(rule: PlanRule, view: SeatView) -> str | None:
 
 @dataclass(frozen=True)
 class PlanReport:
-    """What a plan did at the start of its turn, for the player's DM: the plan, what it chose,
-    the moves that were made (fewer if the player moved first), and whether the turn is
-    still theirs (an extra action after an exact payment, a placement left to them, a turn
-    waiting for its End turn or in its undo window)."""
+    """What a plan did in its turn, for the player's DM: the plan, why the rules before the
+    first that held did not hold, the moves it made (fewer if the player moved first), and
+    whether the turn is still theirs (an action or a placement left to them, a turn waiting
+    for its End turn or in its undo window)."""
 
     plan: Plan
-    choice: PlanChoice
-    played: tuple[Action, ...]
+    skipped: tuple[tuple[int, Skipped], ...]
+    steps: tuple[PlanStep, ...]
     turn_left: bool
+
+    @property
+    def exact(self) -> bool:
+        """Its last move was a purchase paid exactly: an action is left, if the turn is not over."""
+        last = self.steps[-1] if self.steps else None
+        if last is None or not isinstance(last.move, Buy) or last.rule is None:
+            return False
+        cost = TILES[self.plan.rules[last.rule].tile].cost
+        return sum(CARDS[c].value for c in last.move.cards) == cost

@@ -227,7 +227,9 @@ async def plan_panel(
     if change is not None:
         plan = await service.set_plan(game_id, interaction.user.id, change(plan, viewed.view))
     view = viewed.view
-    lines = plan_lines(locale, game_id, plan)
+    # the plan so far above the menu; before a first rule, only the question being asked
+    empty = not plan.rules and plan.otherwise == "wait"
+    lines = [] if empty and step != "m" else plan_lines(locale, game_id, plan)
     ui = discord.ui.View(timeout=None)
     if step == "m":
         options = [

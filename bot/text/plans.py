@@ -53,39 +53,46 @@ def skipped_text(locale: str, plan: Plan, index: int, why: Skipped) -> str:
 
 def report_lines(locale: str, game_id: int, report: PlanReport) -> list[str]:
     """The player's DM after their plan met their turn: what it did, why, and what is left."""
-    choice, plan = report.choice, report.plan
-    skipped = [skipped_text(locale, plan, i, why) for i, why in choice.skipped]
-    if not choice.moves:  # nothing held and the plan waits: say why each rule did not hold
+    plan = report.plan
+    skipped = [skipped_text(locale, plan, i, why) for i, why in report.skipped]
+    if not report.steps:  # nothing held and the plan waits: say why each rule did not hold
         return [i18n.t(locale, "plan.report.waited", game=game_id), *skipped]
     lines = []
-    for move in report.played:
-        if isinstance(move, Buy):
+    for step in report.steps:
+        move = step.move
+        if isinstance(move, Buy) and step.rule is not None:
             lines.append(
                 i18n.t(
                     locale,
                     "plan.report.bought",
                     game=game_id,
-                    number=(choice.rule or 0) + 1,
-                    building=the_building(locale, plan.rules[choice.rule or 0].tile),
+                    number=step.rule + 1,
+                    building=the_building(locale, plan.rules[step.rule].tile),
                     cards=cards_text(locale, move.cards),
                 )
             )
         elif isinstance(move, Place):
-            lines.append(i18n.t(locale, "plan.report.placed", cell=cell_text(move.x, move.y)))
+            lines.append(
+                i18n.t(
+                    locale,
+                    "plan.report.placed",
+                    building=the_building(locale, move.tile),
+                    cell=cell_text(move.x, move.y),
+                )
+            )
         elif isinstance(move, PlaceInReserve):
-            lines.append(i18n.t(locale, "plan.report.reserved"))
+            lines.append(
+                i18n.t(locale, "plan.report.reserved", building=the_building(locale, move.tile))
+            )
         elif isinstance(move, TakeMoney):
             lines.append(
                 i18n.t(
                     locale, "plan.report.took", game=game_id, cards=cards_text(locale, move.cards)
                 )
             )
-    if not report.played:
-        lines.append(i18n.t(locale, "plan.report.refused", game=game_id))
     lines += skipped
     if report.turn_left:
-        key = "plan.report.exact" if choice.exact and report.played else "plan.report.yours"
-        lines.append(i18n.t(locale, key))
+        lines.append(i18n.t(locale, "plan.report.exact" if report.exact else "plan.report.yours"))
     else:
         lines.append(i18n.t(locale, "plan.report.done"))
     return lines

@@ -19,7 +19,7 @@ from engine import Action, EndTurn, Skip
 
 from ..core import logs
 from ..core.errors import ServiceError
-from ..core.plans import PlanReport, choose
+from ..core.plans import PlanReport, PlanStep, next_step, skipped_rules
 from ..core.records import TimerRow
 from ..core.results import ActResult
 from ..core.service import GameService
@@ -33,6 +33,8 @@ STAND_IN_LEVEL = "normal"
 #: Waits between attempts to tell a channel about a turn: doubling from one to the other.
 ANNOUNCE_RETRY = timedelta(minutes=1)
 ANNOUNCE_RETRY_MAX = timedelta(hours=6)
+#: moves a plan may make in one turn: two purchases, a take, two placements, and room to spare
+MAX_PLAN_STEPS = 8
 
 
 class TurnFlow:
@@ -204,26 +206,29 @@ class TurnFlow:
             viewed = await self.service.seat_view(game.id, player.seat)
             if viewed.game.current_seat != player.seat:
                 return False  # someone moved on meanwhile
-            choice = choose(plan, viewed.view)
-            played: list[Action] = []
+            view, version = viewed.view, viewed.game.version
+            skipped = skipped_rules(plan, view)
+            steps: list[PlanStep] = []
             turn_left = True
-            version = viewed.game.version
             try:
-                for move in choice.moves:
-                    moved = await self.act(game.id, player.user_id, move, version, locale=locale)
-                    played.append(move)
+                while len(steps) < MAX_PLAN_STEPS and (step := next_step(plan, view, steps)):
+                    moved = await self.act(
+                        game.id, player.user_id, step.move, version, locale=locale
+                    )
+                    steps.append(step)
                     version = moved.version
                     if moved.turn_over:
                         turn_left = False
                         break
+                    view = moved.state.view(player.seat)
             except ServiceError as exc:  # the player moved first (or the rest was refused)
                 log.info("game %s: the plan of seat %s stopped: %s", game.id, player.seat, exc.code)
-            report = PlanReport(plan, choice, tuple(played), turn_left)
-            if played and turn_left and self.reminders is not None:
+            report = PlanReport(plan, skipped, tuple(steps), turn_left)
+            if steps and turn_left and self.reminders is not None:
                 await self.reminders.schedule_turn(game.id)  # their turn's deadline, no DM
             if self.messenger is not None:
                 await self.messenger.plan_report(game, player, report, locale)
-            return bool(played)
+            return bool(steps)
         except Exception:
             log.exception("the plan of game %s, seat %s failed", game.id, player.seat)
             return False

@@ -111,11 +111,17 @@ async def test_a_plan_plays_the_first_rule_that_holds_at_the_players_turn(
             rows = await tx.actions(stored_game(db_path, channel.id)[0])
         mine = [r.action for r in rows if r.seat == seat]
         assert mine[0]["kind"] == "buy" and sorted(mine[0]["cards"]) == sorted(pay)
-        assert mine[1] == {"kind": "reserve", "tile": tile} and mine[2]["kind"] == "end_turn"
+        exact = sum(CARDS[c].value for c in pay) == TILES[tile].cost
+        # an exact payment leaves an action: the fallback takes the most money with it, and
+        # the building goes to the reserve after that (placing ends one's actions)
+        kinds = ["buy", "take", "reserve", "end_turn"] if exact else ["buy", "reserve", "end_turn"]
+        assert [a["kind"] for a in mine] == kinds
+        assert mine[-2] == {"kind": "reserve", "tile": tile}
         (report,) = [m for m in sim.dms(waiter) if "Your plan" in m.content]
         assert "by rule 2 you bought" in report.content
         assert "Rule 1 did not hold" in report.content and "not in the market" in report.content
-        assert "It went into your reserve." in report.content
+        assert "went into your reserve." in report.content
+        assert ("Your plan took" in report.content) == exact
         assert "Your turn is over." in report.content
         # the turn was told in the channel as any turn is
         assert f"{waiter.name} bought" in sim.channel_messages(channel)[-1].content
@@ -196,9 +202,14 @@ async def test_what_a_plan_played_can_be_undone_while_the_turn_waits(
         await sim.slash(mover, "alhambra end-turn", channel=channel)  # no wait for the mover
         await bot.calm()
         _, held, _ = stored_game(db_path, channel.id)
-        assert held is not None and held.current_seat == seat and held.phase == "confirm"
+        exact = sum(CARDS[c].value for c in pay) == TILES[tile].cost
+        # the turn waits: for its undo window, or (paid exactly, nothing planned for the extra
+        # action) for the player, the building still to place
+        assert held is not None and held.current_seat == seat
+        assert held.phase == ("action" if exact else "confirm")
         report = next(m.content for m in sim.dms(waiter) if "Your plan played" in m.content)
         assert "you can undo what the plan did" in report
+        assert ("You paid exactly" in report) == exact
         await sim.slash(waiter, "alhambra undo", channel=channel)
         await sim.slash(waiter, "alhambra undo", channel=channel)
         await bot.calm()

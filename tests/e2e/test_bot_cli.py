@@ -159,6 +159,8 @@ async def test_the_bot_runs_and_shuts_down_cleanly_on_sigterm(sim, tmp_path) -> 
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-c", script, cwd=tmp_path, env=env, stderr=asyncio.subprocess.PIPE
     )
+    assert proc.stderr is not None
+    reading = asyncio.create_task(proc.stderr.read())  # drained as it runs: a full pipe blocks it
     try:
         await sim.wait_until(lambda: sim.gateway.identifies, timeout=60)
         identify = sim.gateway.identifies[-1]
@@ -166,7 +168,8 @@ async def test_the_bot_runs_and_shuts_down_cleanly_on_sigterm(sim, tmp_path) -> 
         await sim.wait_until(lambda: db.exists() and sim.sync_log, timeout=30)
     finally:
         proc.send_signal(signal.SIGTERM)
-        _, err = await asyncio.wait_for(proc.communicate(), 30)
+        err = await asyncio.wait_for(reading, 30)
+        await proc.wait()
     assert proc.returncode == 0, err.decode()
     assert "Traceback" not in err.decode()
     assert not Path(f"{db}-wal").exists()  # the database was closed (and checkpointed)

@@ -37,6 +37,10 @@ async def test_json_logs_carry_the_game_and_never_the_token(sim: FakeDiscord, tm
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-c", script, cwd=tmp_path, env=env, stderr=asyncio.subprocess.PIPE
     )
+    # read its standard error as it comes: at DEBUG the start-up alone writes more than a pipe
+    # holds, and a bot blocked on a full pipe answers nothing
+    assert proc.stderr is not None
+    reading = asyncio.create_task(proc.stderr.read())
     try:
         await sim.wait_until(lambda: sim.gateway.identifies, timeout=60)
         await sim.wait_until(lambda: db.exists() and sim.sync_log, timeout=30)
@@ -45,7 +49,8 @@ async def test_json_logs_carry_the_game_and_never_the_token(sim: FakeDiscord, tm
         assert opened.response is not None and "Join" in opened.response.button_labels()
     finally:
         proc.send_signal(signal.SIGTERM)
-        _, err = await asyncio.wait_for(proc.communicate(), 30)
+        err = await asyncio.wait_for(reading, 30)
+        await proc.wait()
     text = err.decode()
     assert proc.returncode == 0, text[-2000:]
     records = [json.loads(line) for line in text.splitlines() if line.strip()]

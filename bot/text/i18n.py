@@ -258,7 +258,8 @@ IMAGE_SHARED: tuple[str, ...] = tuple(
 
 def image_labels(locale: object) -> dict[str, str]:
     """The words for `render`'s pictures in `locale` (English key by key where missing):
-    every `img.*` text without its prefix, plus the currency and building-type names."""
+    every `img.*` text without its prefix, plus the currency and building-type names, and the
+    language's `direction` ("ltr" or "rtl")."""
     return dict(_image_labels(normalise(locale)))
 
 
@@ -268,7 +269,8 @@ def _image_labels(locale: str) -> tuple[tuple[str, str], ...]:
     # Raw texts: render fills the placeholders itself.
     keys = [k for k in english if k.startswith(IMAGE_PREFIX)]
     pairs = [(k.removeprefix(IMAGE_PREFIX), texts.get(k, english[k])) for k in keys]
-    return tuple(pairs + [(k, texts.get(k, english[k])) for k in IMAGE_SHARED])
+    pairs += [(k, texts.get(k, english[k])) for k in IMAGE_SHARED]
+    return (("direction", direction(locale)), *pairs)
 
 
 def placeholders(text: str) -> set[str]:

@@ -90,7 +90,7 @@ def test_the_pictures_english_words_are_the_catalogues() -> None:
     english = i18n.catalogue("en")
     drawn = {k.removeprefix("img."): v for k, v in english.items() if k.startswith("img.")}
     drawn |= {k: english[k] for k in i18n.IMAGE_SHARED}
-    assert drawn == DEFAULT_LABELS
+    assert drawn | {"direction": "ltr"} == DEFAULT_LABELS
     assert i18n.image_labels("en") == DEFAULT_LABELS
 
 
@@ -102,6 +102,7 @@ def test_image_labels_are_translated_with_the_same_placeholders(locale: str) -> 
     assert labels["currency.crown"] == i18n.t(locale, "currency.crown")
     for key, text in labels.items():
         assert i18n.placeholders(text) == i18n.placeholders(DEFAULT_LABELS[key]), key
+    assert labels["direction"] == ("rtl" if locale == "fa" else "ltr")
     labels["money_pool"] = "changed"  # a copy: the caller may keep or change it
     assert i18n.image_labels(locale)["money_pool"] != "changed"
 

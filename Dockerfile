@@ -16,11 +16,16 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 # Fonts for the pictures (render/fonts.py looks for exactly these):
 # - fonts-noto-cjk: Japanese, Chinese and Korean player names;
 # - fonts-dejavu-core: Latin, accented, Greek, Cyrillic, Arabic and Hebrew;
+# - fonts-noto-core: Noto Sans Arabic, for Persian (the `fa` pictures) and Arabic names;
 # - libfribidi0: Pillow's Raqm layout loads it at run time to order right-to-left names.
-# The package also brings Noto Serif CJK (54 MB) that nothing draws with: removed.
+# The CJK package also brings Noto Serif CJK (54 MB) that nothing draws with, and fonts-noto-core
+# some 40 MB of other scripts' Noto fonts: removed, all but Noto Sans Arabic regular and bold.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends fonts-noto-cjk fonts-dejavu-core libfribidi0 \
+    && apt-get install -y --no-install-recommends fonts-noto-cjk fonts-dejavu-core fonts-noto-core \
+        libfribidi0 \
     && rm -f /usr/share/fonts/opentype/noto/NotoSerifCJK* \
+    && find /usr/share/fonts/truetype/noto -type f ! -name 'NotoSansArabic-Regular.ttf' \
+        ! -name 'NotoSansArabic-Bold.ttf' -delete \
     && rm -rf /var/lib/apt/lists/*
 
 RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin alhambra \

@@ -9,7 +9,7 @@ twin returning the Pillow image, and `alhambra_layout` tells where each labelled
 Cell codes (`cell_code`, `parse_cell_code`) are what commands and select menus accept.
 """
 
-from . import fonts, sprites, symbols, text
+from . import bidi, fonts, sprites, symbols, text
 from .alhambra import AlhambraLayout, alhambra_image, alhambra_layout, marked_cells, render_alhambra
 from .cells import cell_code, parse_cell_code
 from .growth import render_growth
@@ -39,7 +39,16 @@ def reset_caches() -> None:
     """Drop cached fonts, text measurements and sprites (after a font configuration change)."""
     fonts.reset()
     symbols.reset()
-    for cached in (text.clean, text.runs, text.width, text.fit, text.metrics, text.glyphs):
+    for cached in (
+        text.clean,
+        text.runs,
+        text.width,
+        text.fit,
+        text.metrics,
+        text.glyphs,
+        text.ordered,
+        bidi.visual_split,
+    ):
         cached.cache_clear()
     for sprite in (
         sprites.tile_sprite,

@@ -8,6 +8,11 @@ then DejaVu Sans (Latin, Greek, Cyrillic, Arabic, Hebrew), then Noto Sans CJK (J
 Chinese, Korean; Debian's `fonts-noto-cjk` or the `noto-cjk-sans-jp-regular` wheel), then
 Pillow's built-in font, so rendering never fails for want of a font file.
 
+Persian and Arabic letters go to Noto Sans Arabic first (Debian's `fonts-noto-core`, or the
+`fontpkg-noto-sans-arabic` wheel, a variable font set to the weight asked for): DejaVu's
+Arabic has the letters but not a Persian reader's shapes. `font_for` puts it ahead of the rest
+of the chain for the characters of the Arabic script only, so Latin names keep DejaVu.
+
 Everything is cached: fonts per (weight, size), coverage per (font, character).
 """
 
@@ -43,6 +48,73 @@ _CJK = {
     "regular": ("NotoSansCJK-Regular.ttc", "NotoSansCJKjp-Regular.otf", "NotoSansJP-Regular.otf"),
     "bold": ("NotoSansCJK-Bold.ttc", "NotoSansCJKjp-Bold.otf", "NotoSansJP-Bold.otf"),
 }
+
+
+_ARABIC = {
+    "regular": ("NotoSansArabic-Regular.ttf", "NotoSansArabicUI-Regular.ttf"),
+    "bold": ("NotoSansArabic-Bold.ttf", "NotoSansArabicUI-Bold.ttf"),
+}
+_ARABIC_DIRS = ("/usr/share/fonts/truetype/noto", "/usr/share/fonts/noto", "/usr/share/fonts/TTF")
+#: The Arabic script's blocks: Arabic, Supplement, Extended-A, Presentation Forms A and B.
+_ARABIC_RANGES: tuple[tuple[int, int], ...] = (
+    (0x0600, 0x06FF),
+    (0x0750, 0x077F),
+    (0x08A0, 0x08FF),
+    (0xFB50, 0xFDFF),
+    (0xFE70, 0xFEFF),
+)
+#: The weight axis value of the variable font for each weight.
+_WEIGHTS = {"regular": 400, "bold": 700}
+
+
+def is_arabic(char: str) -> bool:
+    """Whether `char` is a letter, mark or digit of the Arabic script (Persian's too)."""
+    code = ord(char)
+    return any(lo <= code <= hi for lo, hi in _ARABIC_RANGES)
+
+
+def _packaged_arabic() -> list[str]:
+    """The variable Noto Sans Arabic of the optional `fontpkg-noto-sans-arabic` wheel."""
+    try:
+        mod = __import__("fontpkg_noto_sans_arabic")
+    except ImportError:
+        return []
+    root = Path(str(getattr(mod, "ROOT", Path(str(mod.__file__)).parent))) / "files"
+    return sorted(str(p) for p in root.glob("NotoSansArabic*.ttf"))
+
+
+@lru_cache(maxsize=4)
+def arabic_paths(weight: str = "regular") -> tuple[str, ...]:
+    """The files that draw the Arabic script for a weight, best first (none: the chain's)."""
+    if os.environ.get(DEFAULTS_ENV, "1").strip() == "0":
+        return ()
+    found = [p for name in _ARABIC[weight] if (p := _resolve(name, _ARABIC_DIRS))]
+    return tuple(dict.fromkeys(found[:1] + _packaged_arabic()))
+
+
+@lru_cache(maxsize=256)
+def arabic_chain(size: int, bold: bool = False) -> tuple[Font, ...]:
+    """Loaded Arabic-script fonts for this size; a variable one set to the weight."""
+    weight = "bold" if bold else "regular"
+    chain: list[Font] = []
+    for path in arabic_paths(weight):
+        try:
+            font = ImageFont.truetype(path, size)
+        except OSError:
+            continue
+        if "[" in Path(path).name:  # a variable font: its weight axis
+            try:
+                axes = font.get_variation_axes()
+                font.set_variation_by_axes(
+                    [
+                        float(_WEIGHTS[weight] if a["name"] == b"Weight" else a["default"] or 0)
+                        for a in axes
+                    ]
+                )
+            except (OSError, AttributeError, KeyError):
+                pass
+        chain.append(font)
+    return tuple(chain)
 
 
 def _packaged_cjk() -> list[str]:
@@ -141,7 +213,12 @@ def has_glyph(font: Font, char: str) -> bool:
 
 
 def font_for(char: str, size: int, bold: bool = False) -> Font | None:
-    """The first font of the chain that has `char`, None when no font has it (most emoji)."""
+    """The first font of the chain that has `char`, None when no font has it (most emoji);
+    for the Arabic script, an Arabic font first."""
+    if is_arabic(char):
+        for font in arabic_chain(size, bold):
+            if has_glyph(font, char):
+                return font
     for font in font_chain(size, bold):
         if has_glyph(font, char):
             return font
@@ -153,9 +230,14 @@ def has_cjk_font() -> bool:
     return any(has_glyph(f, "漢") and has_glyph(f, "か") for f in font_chain(16))
 
 
+def has_arabic_font() -> bool:
+    """Whether a dedicated Arabic-script font draws Persian (so tests know what to expect)."""
+    return any(has_glyph(f, "گ") and has_glyph(f, "پ") for f in arabic_chain(16))
+
+
 def reset() -> None:
     """Forget every font decision, e.g. after changing ALHAMBRA_FONTS."""
-    for cached in (font_paths, font_chain, _notdef, has_glyph):
+    for cached in (font_paths, font_chain, arabic_paths, arabic_chain, _notdef, has_glyph):
         cached.cache_clear()
 
 
@@ -163,3 +245,4 @@ def describe() -> Iterator[str]:
     """The font files in use, for logs and the gallery."""
     yield from font_paths("regular")
     yield from font_paths("bold")
+    yield from arabic_paths("regular")

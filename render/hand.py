@@ -16,7 +16,7 @@ from engine import CARDS, TILES, Currency, SeatView, can_afford, has_exact_payme
 
 from . import text
 from .canvas import currency_chip, new_canvas, paste, pill, to_png
-from .labels import Labels, counted, currency_name, label
+from .labels import Labels, Mirror, counted, currency_name, label, rtl
 from .palette import (
     BAD,
     CURRENCY_FILL,
@@ -106,14 +106,15 @@ def hand_image(
                 (x0 + c * (CARD_W + CARD_GAP), cards_top + r * (CARD_H + CARD_GAP)),
             )
         value = sum(CARDS[c].value for c in cards)
+        rtl_total = rtl(labels)  # right to left: "= 7" reads from the column's left end
         text.draw(
             d,
-            (left + COL_W - 10, total_y + LINE / 2),
-            f"= {value}",
+            (left + 10 if rtl_total else left + COL_W - 10, total_y + LINE / 2),
+            f"{value} =" if rtl_total else f"= {value}",
             SMALL + 4,
             INK if cards else MUTED,
             bold=True,
-            anchor="rm",
+            anchor="lm" if rtl_total else "rm",
         )
         d.line((left + 8, market_top - 7, left + COL_W - 8, market_top - 7), fill=GRID, width=2)
         _slot(img, d, view, slot, left, market_top, verdicts[slot], labels)
@@ -131,19 +132,22 @@ def _title(d: ImageDraw.ImageDraw, view: SeatView, name: str | None, labels: Lab
     summary = label(
         labels, "hand_total", cards=counted(labels, "cards", len(view.hand)), total=total
     )
+    m = Mirror(labels, WIDTH)  # right to left: the title on the right, the totals on the left
     right = WIDTH - MARGIN
-    box = pill(d, (right, MARGIN + 2), summary, SMALL, PANEL, anchor="r", max_width=300)
+    box = pill(d, (m.x(right), MARGIN + 2), summary, SMALL, PANEL, anchor=m.anchor("r")[0],
+               max_width=300)  # fmt: skip
     w = text.draw(
-        d, (MARGIN, MARGIN + 18), label(labels, "your_hand"), 26, INK, bold=True, anchor="lm",
-        max_width=200,
+        d, (m.x(MARGIN), MARGIN + 18), label(labels, "your_hand"), 26, INK, bold=True,
+        anchor=m.anchor("lm"), max_width=200,
     )  # fmt: skip
-    room = box[0] - MARGIN - w - 24
+    room = (box[0] if not m.on else WIDTH - box[2]) - MARGIN - w - 24
     who = label(labels, "only_you")
     if name and text.clean(name, SMALL):
         named = label(labels, "only_you_named", name=name)
         who = named if text.width(text.clean(named, SMALL), SMALL) <= room else who
     if room >= 80:
-        text.draw(d, (MARGIN + w + 12, MARGIN + 18), who, SMALL, MUTED, anchor="lm", max_width=room)
+        text.draw(d, (m.x(MARGIN + w + 12), MARGIN + 18), who, SMALL, MUTED,
+                  anchor=m.anchor("lm"), max_width=room)  # fmt: skip
 
 
 Verdict = list[tuple[list[str], RGB, RGB]]

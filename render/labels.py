@@ -7,7 +7,11 @@ from that mapping, or a text whose placeholders do not match, falls back to the 
 so a picture is always drawn. A test keeps this table equal to the English catalogue.
 
 Keys `currency.*` and `building.*` are the catalogue's own names for currencies and building
-types; every other key is `img.<key>` in the catalogue.
+types; `direction` is "rtl" for a language written right to left (Persian), which mirrors the
+layouts that read in a direction (`rtl`); every other key is `img.<key>` in the catalogue.
+
+In a right-to-left language each filled text starts with an RLM and has its placeholders
+isolated (FSI ... PDI), so `render.text` draws "ana: ..." with the name on the right.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from engine import Building, Currency
 Labels = Mapping[str, str]
 
 DEFAULT_LABELS: dict[str, str] = {
+    # How the language runs: "ltr", or "rtl" (a mark, not a word: never drawn).
+    "direction": "ltr",
     # Shared by several pictures.
     "player": "Player {n}",
     "pts": "pts",
@@ -116,10 +122,28 @@ def label(labels: Labels | None, key: str, /, **params: Any) -> str:
     chosen: object = labels.get(key, default) if labels else default
     if not isinstance(chosen, str):
         chosen = default
+    marked = rtl(labels) and bool(params)  # a text of Persian words alone needs no mark
+    if marked:
+        params = {k: FSI + _unmarked(v) + PDI for k, v in params.items()}
     try:
-        return chosen.format_map(params)
+        filled = chosen.format_map(params)
     except (KeyError, ValueError, IndexError, AttributeError):
-        return default.format_map(params)
+        filled = default.format_map(params)
+    return RLM + filled if marked else filled
+
+
+FSI, PDI, RLM = "\u2068", "\u2069", "\u200f"
+
+
+def _unmarked(value: object) -> str:
+    """A value without direction marks of its own (a name must not close our isolate)."""
+    return "".join(ch for ch in str(value) if not "\u2066" <= ch <= "\u2069" and ch != RLM)
+
+
+def rtl(labels: Labels | None) -> bool:
+    """Whether the pictures' language is written right to left: their layouts that read in a
+    direction (a ranking, a row of totals) are mirrored."""
+    return labels is not None and labels.get("direction") == "rtl"
 
 
 def counted(labels: Labels | None, key: str, n: int) -> str:
@@ -133,3 +157,20 @@ def currency_name(labels: Labels | None, currency: Currency) -> str:
 
 def building_name(labels: Labels | None, building: Building) -> str:
     return label(labels, f"building.{building.label}")
+
+
+class Mirror:
+    """x positions and text anchors of a layout that reads in a direction, mirrored across a
+    picture `width` wide when the language is right to left (`rtl`), as they are otherwise."""
+
+    def __init__(self, labels: Labels | None, width: float) -> None:
+        self.on = rtl(labels)
+        self.width = width
+
+    def x(self, x: float) -> float:
+        return self.width - x if self.on else x
+
+    def anchor(self, anchor: str) -> str:
+        if not self.on:
+            return anchor
+        return {"l": "r", "r": "l"}.get(anchor[0], anchor[0]) + anchor[1:]

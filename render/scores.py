@@ -23,7 +23,7 @@ from engine.catalogue import SCORING_TABLE
 
 from . import text
 from .canvas import building_chip, new_canvas, to_png
-from .labels import Labels, building_name, label
+from .labels import Labels, Mirror, building_name, label
 from .palette import GRID, INK, MUTED, PANEL, PAPER_DARK, RGB, WALL, WALL_HIGHLIGHT, darker
 
 MARGIN = 12
@@ -69,10 +69,13 @@ def scores_image(
     height = MARGIN + 40 + standings_h + 16 + detail_h + MARGIN
     img, d = new_canvas(WIDTH, height)
     heading = label(labels, "final_scores" if view.is_over else "score_sheet")
-    w = text.draw(d, (MARGIN, MARGIN + 16), heading, 26, INK, bold=True, anchor="lm", max_width=300)
+    m = Mirror(labels, WIDTH)  # right to left: the heading on the right, the count on the left
+    w = text.draw(d, (m.x(MARGIN), MARGIN + 16), heading, 26, INK, bold=True, anchor=m.anchor("lm"),
+                  max_width=300)  # fmt: skip
     count = label(labels, "rounds_held", n=len(rounds))
     room = WIDTH - 3 * MARGIN - w
-    text.draw(d, (WIDTH - MARGIN, MARGIN + 16), count, SMALL, MUTED, anchor="rm", max_width=room)
+    text.draw(d, (m.x(WIDTH - MARGIN), MARGIN + 16), count, SMALL, MUTED, anchor=m.anchor("rm"),
+              max_width=room)  # fmt: skip
     y = _standings(d, view, names, rounds, MARGIN + 40, labels)
     _round_detail(img, d, view, held, title, names, y + 16, labels)
     return img
@@ -118,17 +121,19 @@ def _standings(
     y: int,
     labels: Labels | None,
 ) -> int:
-    """Rank, name, the points of each round and the total, best first; returns the y below."""
+    """Rank, name, the points of each round and the total, best first; returns the y below.
+    Right to left, the row reads from the right: rank and name, then the rounds, the total."""
+    m = Mirror(labels, WIDTH)
     title = label(labels, "ranking" if view.is_over else "standings")
     cols_left = MARGIN + 44 + NAME_W + 40
     col_w = (WIDTH - MARGIN - cols_left) // 4
-    text.draw(d, (MARGIN, y + ROW_H / 2), title, SMALL, INK, bold=True, anchor="lm",
-              max_width=cols_left - MARGIN - 8)  # fmt: skip
+    text.draw(d, (m.x(MARGIN), y + ROW_H / 2), title, SMALL, INK, bold=True,
+              anchor=m.anchor("lm"), max_width=cols_left - MARGIN - 8)  # fmt: skip
     heads = ("chart_first", "chart_second", "chart_final", "col_total")
     for i, key in enumerate(heads):
         text.draw(
-            d, (cols_left + i * col_w + col_w / 2, y + ROW_H / 2), label(labels, key), SMALL,
-            MUTED, bold=True, anchor="mm", max_width=col_w - 4,
+            d, (m.x(cols_left + i * col_w + col_w / 2), y + ROW_H / 2), label(labels, key),
+            SMALL, MUTED, bold=True, anchor="mm", max_width=col_w - 4,
         )  # fmt: skip
     y += ROW_H + 4
     scores = view.scores
@@ -142,17 +147,17 @@ def _standings(
         if k % 2 == 0:
             d.rectangle((MARGIN, y, WIDTH - MARGIN, y + ROW_H - 1), fill=PANEL)
         rank = view.ranks[seat] if view.ranks else 1 + sum(v > scores[seat] for v in scores)
-        _rank_disc(d, MARGIN + 16, mid, rank)
+        _rank_disc(d, m.x(MARGIN + 16), mid, rank)
         color, shape = SERIES[seat % len(SERIES)]
-        _marker(d, shape, MARGIN + 42, mid, 7, color)
-        text.draw(d, (MARGIN + 56, mid), _name(names, seat, labels), SMALL, INK, anchor="lm",
-                  max_width=cols_left - MARGIN - 60)  # fmt: skip
+        _marker(d, shape, m.x(MARGIN + 42), mid, 7, color)
+        text.draw(d, (m.x(MARGIN + 56), mid), _name(names, seat, labels), SMALL, INK,
+                  anchor=m.anchor("lm"), max_width=cols_left - MARGIN - 60)  # fmt: skip
         for i in range(3):
             points = gained.get((i + 1, seat))
             shown = "·" if points is None else f"+{points}"
-            cx = cols_left + i * col_w + col_w / 2
+            cx = m.x(cols_left + i * col_w + col_w / 2)
             text.draw(d, (cx, mid), shown, SMALL, INK if points else MUTED, anchor="mm")
-        cx = cols_left + 3 * col_w + col_w / 2
+        cx = m.x(cols_left + 3 * col_w + col_w / 2)
         text.draw(d, (cx, mid), str(scores[seat]), SMALL + 4, INK, bold=True, anchor="mm")
         y += ROW_H
     return y

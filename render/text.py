@@ -3,8 +3,12 @@
 A name is cleaned first (normalised, control and bidi-override characters removed, characters no
 font can draw dropped), then split into runs that share a font, measured, shortened with an
 ellipsis to the room it has, and drawn run by run on a common baseline. A run in one font is
-drawn by Pillow's Raqm layout when available, which orders right-to-left text and joins Arabic
-letters.
+drawn by Pillow's Raqm layout when available, which joins Arabic letters.
+
+A line with right-to-left letters (Persian, Arabic, Hebrew) or direction marks is drawn in the
+order `render.bidi` gives its parts, each run laid out by Raqm in its own direction; the marks
+(isolates, RLM) steer that order and are never drawn. The zero-width non-joiner that Persian
+words need ("می‌خرید") is kept.
 """
 
 from __future__ import annotations
@@ -14,8 +18,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, features
 
+from . import bidi
 from .fonts import Font, font_chain, font_for, primary
 
 Color = tuple[int, int, int] | tuple[int, int, int, int]
@@ -40,6 +45,17 @@ def recording() -> Iterator[list[tuple[str, int]]]:
 
 
 _DROP_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+#: Invisible characters that are kept: the joiners Persian spelling needs, and the marks
+#: `render.bidi` orders a line by.
+_JOINERS = frozenset({"\u200c", "\u200d"})
+_KEPT = _JOINERS | bidi.MARKS
+#: Raqm lays out right-to-left runs; without it Pillow draws every run left to right.
+RAQM = features.check("raqm") is True
+
+
+def plain(text: str) -> str:
+    """The text without the direction marks (what is measured and drawn)."""
+    return "".join(ch for ch in text if ch not in bidi.MARKS)
 
 
 @lru_cache(maxsize=4096)
@@ -50,6 +66,9 @@ def clean(text: str, size: int = 16, bold: bool = False) -> str:
     for ch in text:
         if ch in "\t\n\r\u2028\u2029":
             ch = " "
+        if ch in _KEPT:
+            out.append(ch)
+            continue
         if unicodedata.category(ch) in _DROP_CATEGORIES:
             continue
         if unicodedata.category(ch) == "Mn" and out:  # keep accents that NFC could not compose
@@ -58,7 +77,8 @@ def clean(text: str, size: int = 16, bold: bool = False) -> str:
         if not ch.isspace() and font_for(ch, size, bold) is None:
             continue  # emoji and other characters no font has
         out.append(ch)
-    return " ".join("".join(out).split())
+    cleaned = " ".join("".join(out).split())
+    return cleaned if plain(cleaned).strip(" \u200c\u200d") else ""
 
 
 @lru_cache(maxsize=4096)
@@ -66,9 +86,10 @@ def runs(text: str, size: int, bold: bool = False) -> tuple[Run, ...]:
     """Consecutive characters that share a font. Spaces join the run they are in."""
     first = primary(size, bold)
     result: list[Run] = []
-    for ch in text:
-        font = first if ch.isspace() else (font_for(ch, size, bold) or first)
-        if result and (result[-1][1] is font or ch.isspace()):
+    for ch in plain(text):
+        joins = ch.isspace() or ch in _JOINERS
+        font = first if joins else (font_for(ch, size, bold) or first)
+        if result and (result[-1][1] is font or joins):
             result[-1] = (result[-1][0] + ch, result[-1][1])
         else:
             result.append((ch, font))
@@ -138,9 +159,9 @@ def draw(
         y += (ascent - descent) / 2
     elif v == "b":
         y -= descent
-    for s, font in runs(text, size, bold):
+    for s, font, rtl in ordered(text, size, bold):
         if isinstance(font, ImageFont.FreeTypeFont):
-            mask, (left, top) = glyphs(s, font)
+            mask, (left, top) = glyphs(s, font, rtl)
             canvas.bitmap((round(x) + left, round(y) + top), mask, fill=fill)
         else:  # Pillow's bitmap font has no anchors: let it draw itself
             canvas.text((x, y), s, font=font, fill=fill, anchor="ls")
@@ -149,13 +170,38 @@ def draw(
 
 
 @lru_cache(maxsize=4096)
-def glyphs(run: str, font: ImageFont.FreeTypeFont) -> tuple[Image.Image, tuple[int, int]]:
+def ordered(text: str, size: int, bold: bool = False) -> tuple[tuple[str, Font, bool], ...]:
+    """The runs of a line in the order they are drawn from left to right, each with whether
+    it runs right to left. A line without right-to-left letters or marks is its runs as they
+    are; another is cut where its direction changes (`bidi.visual_split`), and the runs of a
+    right-to-left stretch go from its right end."""
+    if not bidi.has_rtl(text):
+        return tuple((s, font, False) for s, font in runs(text, size, bold))
+    out: list[tuple[str, Font, bool]] = []
+    for start, end, level in bidi.visual_split(text):
+        rtl = level % 2 == 1
+        pieces = [(s, font, rtl) for s, font in runs(text[start:end], size, bold)]
+        out += reversed(pieces) if rtl else pieces
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def glyphs(
+    run: str, font: ImageFont.FreeTypeFont, rtl: bool = False
+) -> tuple[Image.Image, tuple[int, int]]:
     """A run of text as a coverage mask and its offset from the baseline origin, made once:
     every picture draws the same digits, codes and words again and again, and pasting a mask
-    costs a fraction of laying the text out anew."""
-    left, top, right, bottom = (round(v) for v in font.getbbox(run, anchor="ls"))
+    costs a fraction of laying the text out anew. A right-to-left run is laid out so by Raqm
+    (joined letters, mirrored brackets)."""
+    raqm = RAQM and getattr(font, "layout_engine", None) == ImageFont.Layout.RAQM
+    direction = ("rtl" if rtl else "ltr") if raqm else None
+    left, top, right, bottom = (
+        round(v) for v in font.getbbox(run, anchor="ls", direction=direction)
+    )
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), run, font=font, fill=255, anchor="ls")
+    ImageDraw.Draw(mask).text(
+        (-left, -top), run, font=font, fill=255, anchor="ls", direction=direction
+    )
     return mask, (left, top)
 
 

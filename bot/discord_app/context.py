@@ -10,7 +10,8 @@ Every command and component callback runs its body inside `handling(...)`: a `Se
 logged with the game id and interaction id and answered with an apology. Either way the game is
 untouched, because the service writes nothing for a refused or failed request. One log line per
 interaction records the command, game, latency and outcome (never the token or message text).
-It also notes the language of the user's Discord client, which their DMs follow.
+It also notes the language of the user's Discord client, which their DMs follow, and answers
+in the language they chose when Discord has no client in it (Persian).
 
 Everything logged while an interaction is handled, by any room, carries its interaction id and
 command, its server, channel and user ids, and the game (and its version) once `note_game`
@@ -64,6 +65,8 @@ class BaseBot(commands.Bot):
         self._busy = 0
         #: the Discord language last noted per user (`remember_language`)
         self.noted_locales: dict[int, str] = {}
+        #: the language each user chose in their settings, and when it was read (`chosen_language`)
+        self.chosen_locales: dict[int, tuple[float, str | None]] = {}
         self._quiet = asyncio.Event()
         self._quiet.set()
 
@@ -143,8 +146,9 @@ def bot_of(interaction: discord.Interaction) -> BaseBot:
 
 
 def user_locale(interaction: discord.Interaction) -> str:
-    """The language for replies to this user: their Discord client's, else English. (Their DMs
-    follow the language they chose in their settings, else this one: `remember_language`.)"""
+    """The language for replies to this user: their Discord client's, else English; or the one
+    they chose in their settings when Discord has no client in it (Persian: `chosen_language`).
+    (Their DMs follow the language they chose in any case, else this one: `remember_language`.)"""
     override = interaction.extras.get("locale")
     return override or i18n.normalise(interaction.locale)
 
@@ -290,6 +294,42 @@ async def remember_language(bot: BaseBot, interaction: discord.Interaction) -> N
         log.warning("could not remember the language of user %s", interaction.user.id)
 
 
+#: Seconds a process trusts the language it read from a user's settings: a choice made through
+#: another process reaches this one's replies within this time (this process's own at once).
+CHOSEN_FOR_S = 60.0
+
+
+async def chosen_language(bot: BaseBot, interaction: discord.Interaction) -> None:
+    """Reply to a user who chose a language Discord offers no client for (`i18n.CHOSEN_ONLY`:
+    Persian) in that language: their interactions carry their client's, which is never it.
+    Read from their settings at most once a minute per user. Never raises: a reply in the
+    client's language is better than none."""
+    try:
+        user = interaction.user.id
+        now = time.monotonic()
+        seen = bot.chosen_locales.get(user)
+        if seen is None or now - seen[0] > CHOSEN_FOR_S:
+            locale = (await bot.service.settings(user)).locale
+            if len(bot.chosen_locales) >= NOTED_LOCALES_MAX:
+                bot.chosen_locales.clear()
+            bot.chosen_locales[user] = (now, locale)
+        else:
+            locale = seen[1]
+        note_choice(bot, interaction, locale)
+    except Exception:
+        log.warning("could not read the chosen language of user %s", interaction.user.id)
+
+
+def note_choice(bot: BaseBot, interaction: discord.Interaction, locale: str | None) -> None:
+    """The language a user chose (None: their Discord client's), from now on for this
+    interaction's replies and, in this process, for their next ones."""
+    bot.chosen_locales[interaction.user.id] = (time.monotonic(), locale)
+    if locale in i18n.CHOSEN_ONLY:
+        interaction.extras["locale"] = locale
+    elif interaction.extras.get("locale") in i18n.CHOSEN_ONLY:
+        del interaction.extras["locale"]
+
+
 @asynccontextmanager
 async def handling(interaction: discord.Interaction, command: str) -> AsyncIterator[None]:
     started = time.perf_counter()
@@ -308,6 +348,7 @@ async def handling(interaction: discord.Interaction, command: str) -> AsyncItera
             with busy:
                 if isinstance(client, BaseBot):
                     await remember_language(client, interaction)
+                    await chosen_language(client, interaction)
                 yield
         except Exception as exc:
             # the log says what the user was meant to see, even if telling them fails

@@ -35,6 +35,7 @@ from .context import (
     channel_locale,
     current_game,
     handling,
+    note_choice,
     reply,
     user_locale,
 )
@@ -129,6 +130,9 @@ async def save_settings(
             await bot.reminders.schedule_turn(waiting.game.id)
     else:
         prefs = current
+    if language is not None:  # the reply, and the next ones, in a chosen Persian at once
+        note_choice(bot, interaction, saved.locale)
+        locale = user_locale(interaction)
     default_window = int(bot.flow.undo_window.total_seconds())
     text = settings_text(locale, saved, prefs, default_window)
     return text + "\n" + language_text(locale, await service.settings(user_id))

@@ -1,4 +1,5 @@
-"""The one catalogue of every string a user sees, in English, Japanese and Brazilian Portuguese.
+"""The one catalogue of every string a user sees, in English, Japanese, Brazilian Portuguese and
+Persian.
 
 Strings live in `bot/text/locales/<locale>.json`, flat `key -> text` with `{name}` placeholders.
 English is complete by definition; the other locales fall back to it key by key, and a test
@@ -9,6 +10,13 @@ A text that counts something has a plural form per key: `notify.reminder_one` an
 `notify.reminder_other`. `t(locale, "notify.reminder", count=n)` picks the form of the
 language (`plural_form`); every locale has both keys, even one whose language has only one
 form (Japanese). Lists are joined the language's way (`join`: "a, b" or "a、b").
+
+Persian (`fa`) is written right to left. Discord has no Persian client, so nobody's interaction
+carries it: a user gets it only by choosing it in their settings (`CHOSEN_ONLY`), and it is
+never sent to Discord with the commands. In a right-to-left text every filled placeholder (a
+name, a mention, a cell code, a number) is wrapped in Unicode isolates (FSI ... PDI), so a
+Latin name or a code at the start of a sentence neither turns the line left to right nor takes
+the punctuation around it along (`ISOLATE_START`, `ISOLATE_END`).
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ import json
 import logging
 import re
 import string
+import unicodedata
 from collections.abc import Iterable
 from functools import cache
 from importlib import resources
@@ -25,12 +34,39 @@ from typing import Any
 log = logging.getLogger("alhambra.i18n")
 
 DEFAULT = "en"
-SUPPORTED: tuple[str, ...] = ("en", "ja", "pt-BR")
+SUPPORTED: tuple[str, ...] = ("en", "ja", "pt-BR", "fa")
 #: Each language by its own name, the same for every reader (to be found by those who read it).
-LANGUAGE_NAMES: dict[str, str] = {"en": "English", "ja": "日本語", "pt-BR": "Português (Brasil)"}
+LANGUAGE_NAMES: dict[str, str] = {
+    "en": "English",
+    "ja": "日本語",
+    "pt-BR": "Português (Brasil)",
+    "fa": "فارسی",
+}
+#: Languages written right to left.
+RTL: frozenset[str] = frozenset({"fa"})
+#: Languages Discord offers no client for: only a user's own choice in their settings selects
+#: them, and then for their replies and panels too, not only their DMs. Never sent to Discord.
+CHOSEN_ONLY: frozenset[str] = frozenset({"fa"})
+
+#: FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE, around each placeholder of an RTL text.
+ISOLATE_START, ISOLATE_END = "\u2068", "\u2069"
+#: RIGHT-TO-LEFT ISOLATE: opens each mixed line of an RTL text (closed by ISOLATE_END), so it
+#: reads right to left even where Discord lays the message out left to right.
+RTL_START = "\u2067"
+#: The invisible marks the RTL texts carry.
+MARKS = (ISOLATE_START, ISOLATE_END, RTL_START)
 
 # Discord locales (and loose spellings) that map onto a catalogue.
-_ALIASES = {"en-us": "en", "en-gb": "en", "en": "en", "ja": "ja", "pt-br": "pt-BR", "pt": "pt-BR"}
+_ALIASES = {
+    "en-us": "en",
+    "en-gb": "en",
+    "en": "en",
+    "ja": "ja",
+    "pt-br": "pt-BR",
+    "pt": "pt-BR",
+    "fa": "fa",
+    "fa-ir": "fa",
+}
 
 
 def normalise(locale: object) -> str:
@@ -63,7 +99,9 @@ def has(key: str) -> bool:
 
 #: The plural forms of each language: "one" for a count of exactly one, else "other" (CLDR's
 #: categories; Japanese has only "other"). Brazilian Portuguese says "0 jogos", as English does.
-_SINGULAR = {"en": True, "pt-BR": True, "ja": False}
+#: Persian counts with a singular noun ("2 بازی"), so its two forms mostly read alike; it keeps
+#: "one" for a count of one, where a verb may still agree with it.
+_SINGULAR = {"en": True, "pt-BR": True, "ja": False, "fa": True}
 PLURAL_FORMS: tuple[str, ...] = ("one", "other")
 
 
@@ -79,8 +117,10 @@ def plural_family(key: str) -> bool:
 
 
 def join(locale: object, items: Iterable[object]) -> str:
-    """Items as a list in `locale`: "a, b, c" in English, "a、b、c" in Japanese."""
-    return t(locale, "list.separator").join(str(item) for item in items)
+    """Items as a list in `locale`: "a, b, c" in English, "a、b、c" in Japanese (and, right to
+    left, one line in that direction)."""
+    joined = t(locale, "list.separator").join(str(item) for item in items)
+    return right_to_left(joined) if normalise(locale) in RTL else joined
 
 
 def t(locale: object, key: str, /, **params: Any) -> str:
@@ -99,10 +139,10 @@ def t(locale: object, key: str, /, **params: Any) -> str:
     if text is None:
         text = catalogue(DEFAULT)[key]
     if not params and "{" not in text:
-        return text
+        return right_to_left(text) if loc in RTL else text
     values = _Params(params)
     try:
-        filled = text.format_map(values)
+        filled = _ISOLATING.vformat(text, (), values) if loc in RTL else text.format_map(values)
     except (IndexError, AttributeError, ValueError, KeyError) as exc:
         # A text the catalogue tests refuse ('{0}', '{a.b}', '{n:d}' without n, a lone brace).
         log.warning("catalogue text %s (%s) cannot be filled: %r", key, loc, exc)
@@ -111,7 +151,87 @@ def t(locale: object, key: str, /, **params: Any) -> str:
         log.warning(
             "catalogue text %s (%s) was filled without %s", key, loc, ", ".join(values.missing)
         )
-    return filled
+    return right_to_left(filled) if loc in RTL else filled
+
+
+def isolate(value: object) -> str:
+    """`value` as text set apart from the right-to-left sentence around it (FSI ... PDI): its
+    own direction inside, none outside. A value of several lines, or one isolate already, or
+    empty, is left alone (a line break ends every isolate, and Markdown needs its line
+    starts)."""
+    text = str(value)
+    if not text or "\n" in text or _wrapped(text):
+        return text
+    return ISOLATE_START + text + ISOLATE_END
+
+
+def right_to_left(text: str) -> str:
+    """Each line of a right-to-left text that mixes directions (a Latin name, a code, digits,
+    an isolated placeholder) as a right-to-left isolate of its own: the words keep their order
+    whatever direction the reader's client gives the message. A line of Persian words alone
+    reads right already and is left as it is."""
+    return "\n".join(_rtl_line(line) for line in text.split("\n"))
+
+
+def _rtl_line(line: str) -> str:
+    if line.startswith(RTL_START) and _wrapped(line):
+        return line
+    marked = any(ch in MARKS for ch in line)
+    if not marked and not any(_rtl(ch) for ch in line):
+        return line  # no Persian and nothing filled in: nothing to order
+    if not marked and not any(ch.isdigit() or _ltr(ch) for ch in line):
+        return line
+    return RTL_START + line + ISOLATE_END
+
+
+def _wrapped(text: str) -> bool:
+    """Whether the whole text is one isolate: its first mark is closed by its last character."""
+    if not text.startswith((ISOLATE_START, RTL_START)) or not text.endswith(ISOLATE_END):
+        return False
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch in (ISOLATE_START, RTL_START):
+            depth += 1
+        elif ch == ISOLATE_END:
+            depth -= 1
+            if depth == 0:
+                return i == len(text) - 1
+    return False
+
+
+def _rtl(ch: str) -> bool:
+    return unicodedata.bidirectional(ch) in ("R", "AL")
+
+
+def _ltr(ch: str) -> bool:
+    return unicodedata.bidirectional(ch) == "L"
+
+
+def plain(text: str) -> str:
+    """A text without the invisible direction marks of `right_to_left` and `isolate`."""
+    for mark in MARKS:
+        text = text.replace(mark, "")
+    return text
+
+
+class _Isolating(string.Formatter):
+    """`str.format_map` for right-to-left texts: each filled placeholder isolated."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        return isolate(super().format_field(value, format_spec))
+
+    def get_value(self, key: int | str, args: Any, kwargs: Any) -> Any:
+        if isinstance(key, int):
+            raise IndexError(key)  # '{0}': refused, as str.format_map refuses it
+        return kwargs[key]
+
+
+_ISOLATING = _Isolating()
+
+
+def direction(locale: object) -> str:
+    """'rtl' or 'ltr': how `locale`'s texts run."""
+    return "rtl" if normalise(locale) in RTL else "ltr"
 
 
 class _Params(dict[str, Any]):
@@ -138,7 +258,8 @@ IMAGE_SHARED: tuple[str, ...] = tuple(
 
 def image_labels(locale: object) -> dict[str, str]:
     """The words for `render`'s pictures in `locale` (English key by key where missing):
-    every `img.*` text without its prefix, plus the currency and building-type names."""
+    every `img.*` text without its prefix, plus the currency and building-type names, and the
+    language's `direction` ("ltr" or "rtl")."""
     return dict(_image_labels(normalise(locale)))
 
 
@@ -148,7 +269,8 @@ def _image_labels(locale: str) -> tuple[tuple[str, str], ...]:
     # Raw texts: render fills the placeholders itself.
     keys = [k for k in english if k.startswith(IMAGE_PREFIX)]
     pairs = [(k.removeprefix(IMAGE_PREFIX), texts.get(k, english[k])) for k in keys]
-    return tuple(pairs + [(k, texts.get(k, english[k])) for k in IMAGE_SHARED])
+    pairs += [(k, texts.get(k, english[k])) for k in IMAGE_SHARED]
+    return (("direction", direction(locale)), *pairs)
 
 
 def placeholders(text: str) -> set[str]:
@@ -159,7 +281,10 @@ def renders(locale: object, text: str, prefix: str = "") -> bool:
     """Whether `text` is one of `locale`'s catalogue texts (keys starting with `prefix`) with
     its placeholders filled: how a message built by `t` is recognised as being in that
     language already, whoever built it."""
-    return any(p.fullmatch(text) for p in _patterns(normalise(locale), prefix))
+    loc = normalise(locale)
+    if loc in RTL:
+        text = plain(text)
+    return any(p.fullmatch(text) for p in _patterns(loc, prefix))
 
 
 #: A text needs this many characters of its own (not placeholders, not spaces) to be

@@ -31,14 +31,58 @@ def _has_words(text: str) -> bool:
 
 
 def test_translations_are_not_just_english() -> None:
-    for locale in ("ja", "pt-BR"):
+    for locale in ("ja", "pt-BR", "fa"):
         same = [
             k
             for k, v in i18n.catalogue(locale).items()
-            if v == i18n.catalogue("en")[k] and k not in SAME_IN_PORTUGUESE and _has_words(v)
+            if v == i18n.catalogue("en")[k]
+            and k not in SAME_IN_PORTUGUESE
+            and _has_words(v)
+            and not (locale == "fa" and _command_name(k))
         ]
         assert len(same) <= 3, same
     assert not _has_words("{name} ({cost})") and _has_words("Dinar")
+
+
+def _command_name(key: str) -> bool:
+    """A command's name: Persian readers type the English ones (Discord has no Persian client,
+    so it shows them the English command tree)."""
+    return key.startswith("cmd.") and key.endswith(".name")
+
+
+def test_persian_keeps_the_english_command_names_and_latin_digits() -> None:
+    english, persian = i18n.catalogue("en"), i18n.catalogue("fa")
+    assert all(persian[k] == english[k] for k in english if _command_name(k))
+    # Latin digits throughout, as in the cell codes (K11) and money codes (CR5) players type.
+    assert not [k for k, v in persian.items() if re.search("[\u06f0-\u06f9\u0660-\u0669]", v)]
+    # A command the texts name is an English one, however the sentence around it reads.
+    assert "/alhambra new" in persian["status.none"]
+    assert "how:Stop following" in persian["follow.now_dm"]
+
+
+def test_persian_is_chosen_only_and_right_to_left() -> None:
+    assert "fa" in i18n.SUPPORTED and i18n.LANGUAGE_NAMES["fa"] == "فارسی"
+    assert i18n.normalise("fa") == i18n.normalise("fa-IR") == i18n.normalise("FA_ir") == "fa"
+    assert i18n.direction("fa") == "rtl" and i18n.direction("pt-BR") == i18n.direction(None)
+    assert i18n.CHOSEN_ONLY == {"fa"} <= i18n.RTL
+
+
+def test_a_persian_sentence_isolates_what_it_is_filled_with() -> None:
+    """A Latin name or a code at the start of a Persian sentence must not turn it left to
+    right: each placeholder is an isolate (FSI ... PDI), each mixed line a right-to-left one."""
+    fsi, pdi, rli = i18n.ISOLATE_START, i18n.ISOLATE_END, i18n.RTL_START
+    placed = i18n.t("fa", "log.placed", name="ana", building="برج (11)", cell="K11")
+    assert placed == f"{rli}{fsi}ana{pdi} {fsi}برج (11){pdi} را در {fsi}K11{pdi} گذاشت.{pdi}"
+    assert i18n.plain(placed) == "ana برج (11) را در K11 گذاشت."
+    turn = i18n.t("fa", "game.turn", mention="<@123>")
+    assert f"{fsi}<@123>{pdi}" in turn  # the mention stays whole, so Discord still finds it
+    assert i18n.t("fa", "button.take") == "برداشتن پول"  # Persian alone: nothing to set apart
+    two_lines = i18n.t("fa", "hint.answer", level="سخت", action="CR5", reason="دلیل")
+    assert all(line.startswith(rli) for line in two_lines.split("\n"))
+    # Nothing changes for the left-to-right languages.
+    english = i18n.t("en", "log.placed", name="ana", building="x", cell="K11")
+    assert english == "ana placed x at K11."
+    assert i18n.renders("fa", i18n.t("fa", "error.illegal_move", reason="CR5"), prefix="error.")
 
 
 def test_the_pictures_english_words_are_the_catalogues() -> None:
@@ -46,11 +90,11 @@ def test_the_pictures_english_words_are_the_catalogues() -> None:
     english = i18n.catalogue("en")
     drawn = {k.removeprefix("img."): v for k, v in english.items() if k.startswith("img.")}
     drawn |= {k: english[k] for k in i18n.IMAGE_SHARED}
-    assert drawn == DEFAULT_LABELS
+    assert drawn | {"direction": "ltr"} == DEFAULT_LABELS
     assert i18n.image_labels("en") == DEFAULT_LABELS
 
 
-@pytest.mark.parametrize("locale", ["ja", "pt-BR"])
+@pytest.mark.parametrize("locale", ["ja", "pt-BR", "fa"])
 def test_image_labels_are_translated_with_the_same_placeholders(locale: str) -> None:
     labels = i18n.image_labels(locale)
     assert set(labels) == set(DEFAULT_LABELS)
@@ -58,6 +102,7 @@ def test_image_labels_are_translated_with_the_same_placeholders(locale: str) -> 
     assert labels["currency.crown"] == i18n.t(locale, "currency.crown")
     for key, text in labels.items():
         assert i18n.placeholders(text) == i18n.placeholders(DEFAULT_LABELS[key]), key
+    assert labels["direction"] == ("rtl" if locale == "fa" else "ltr")
     labels["money_pool"] = "changed"  # a copy: the caller may keep or change it
     assert i18n.image_labels(locale)["money_pool"] != "changed"
 

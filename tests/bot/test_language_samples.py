@@ -141,18 +141,20 @@ def sample(locale: str) -> list[str]:
 
 @pytest.mark.parametrize("locale", i18n.SUPPORTED)
 def test_the_sample_is_filled_and_names_the_computer_player_once(locale: str) -> None:
-    text = "\n".join(sample(locale) + whole_game(locale))
+    # (without the invisible marks that set parts of a right-to-left line apart)
+    text = i18n.plain("\n".join(sample(locale) + whole_game(locale)))
     assert "{" not in text and "}" not in text
     assert "(s)" not in text
-    level = {"en": "normal", "ja": "ふつう", "pt-BR": "médio"}[locale]
+    level = {"en": "normal", "ja": "ふつう", "pt-BR": "médio", "fa": "متوسط"}[locale]
     shown = f"Bot Zaida\uff08{level}\uff09" if locale == "ja" else f"Bot Zaida ({level})"
-    assert player_name(locale, SEATS[2]) == shown
+    assert i18n.plain(player_name(locale, SEATS[2])) == shown
     assert text.count("Bot Zaida") == text.count(shown) > 3
     if locale != "en":
         assert "(normal)" not in text  # the stored English level never shows
     lobby = i18n.t(
         locale, "lobby.computer", name=computer_name(SEATS[2]), level=level_name(locale, "normal")
     )
+    lobby = i18n.plain(lobby)
     assert lobby.count(level) == 1 and lobby.startswith("Bot Zaida") and "normal)" not in lobby[:12]
 
 
@@ -232,3 +234,45 @@ def test_english_reads_naturally_too() -> None:
     assert "How do you pay for the " in text
     assert re.search(r"New money in the pool: .+\. New in the market: \w+ \(\d+\), ", text)
     assert "the the" not in text.lower()
+
+
+#: The six building types as the Persian catalogue names them.
+BUILDINGS_FA = "(کوشک|حرمسرا|رواق|حجره|باغ|برج)"
+
+
+def test_persian_reads_verb_last_with_its_object_marker() -> None:
+    """Persian puts the verb last and marks a definite object with «را»: "ana buys the Tower
+    for ..." is «ana برج (11) را با ... خرید.», never the English order word for word."""
+    lines = [i18n.plain(line) for line in sample("fa") + whole_game("fa")]
+    text = "\n".join(lines)
+    assert "ana برج (11) را با " in text and "ana برج (11) را در " in text
+    assert re.search(r"ana برج \(11\) را با کرون \d+ \+ کرون \d+ خرید\.", text)
+    assert re.search(r"ana برج \(11\) را در [A-Z]\d+ گذاشت\.", text)
+    for found in re.finditer(rf"{BUILDINGS_FA} \(\d+\) را (با|در) ", text):
+        line = next(line for line in lines if found[0] in line)
+        assert re.search(r"(خرید|گذاشت|ساخت|برد|عوض کرد)( \(.*\))?\.$", line), line
+    assert "نوبتِ ana است، نه شما." in text and "نوبتِ Bot Zaida (متوسط) است، نه شما." in text
+    assert "پول شما:" in text and "کم دارید" in text
+    # Persian's own list comma, and no English left in the sentences
+    assert "، " in text and ", " not in text
+    assert not re.search(r"\b(took|bought|placed|turn|money)\b", text)
+
+
+def test_persian_counts_keep_a_singular_noun_after_the_number() -> None:
+    text = i18n.plain("\n".join(counts("fa")))
+    assert "1 بازی منتظر حرکت شماست" in text and "2 بازی منتظر حرکت شما هستند" in text
+    assert "دیرک 1 ساختمان" in text and "دیرک 2 ساختمان " in text
+    assert not re.search("\\d ساختمان\u200c", text)  # never "2 buildings", a plural noun
+
+
+def test_every_mixed_persian_line_reads_right_to_left() -> None:
+    """Whatever direction Discord gives a message, each line that mixes Persian with Latin
+    names, codes or digits is a right-to-left isolate, and every name and code inside it an
+    isolate of its own, so they keep their place in the sentence."""
+    for line in sample("fa") + whole_game("fa"):
+        for part in line.split("\n"):
+            shown = i18n.plain(part)
+            mixed = re.search(r"[A-Za-z0-9]", shown) and re.search(r"[\u0600-\u06ff]", shown)
+            if mixed:
+                assert part.startswith(i18n.RTL_START) and part.endswith(i18n.ISOLATE_END), part
+                assert part.count(i18n.ISOLATE_START) >= 1, part

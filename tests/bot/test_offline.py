@@ -209,3 +209,33 @@ def test_a_step_can_be_undone_before_the_turn_is_confirmed(tmp_path: Path) -> No
     assert "Your turn: what do you do?" in after and "   1. Take money" in after
     assert re.search(r"  You took .+\.\n", after)  # the second try ended the turn
     assert "Bot " in after.split("You took", 1)[1]  # and the computer played next
+
+
+def test_a_whole_persian_game_to_the_end(tmp_path: Path) -> None:
+    """`--lang fa`: a game played to its end in Persian, in the terminal's words and the
+    pictures', and stored like any other."""
+    from bot.text import i18n
+
+    db, out = tmp_path / "fa.sqlite3", tmp_path / "pictures"
+    cmd = [sys.executable, "-m", "bot", "play", "--levels", "random", "--seed", "5"]
+    cmd += ["--lang", "fa", "--db", str(db), "--out", str(out)]
+    done = subprocess.run(
+        cmd, input="1\n" * 5000, capture_output=True, text=True, cwd=ROOT, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    text = i18n.plain(done.stdout)
+    assert "بازی شروع شد! ترتیب بازی:" in text and "پول شروع" in text
+    assert "نوبت شماست: چه می‌کنید؟" in text and "   1. برداشتن " in text
+    assert "دور امتیازدهی 3!" in text
+    assert "بازی تمام شد!" in text and "برنده:" in text
+    results = text[text.index("بازی تمام شد!") :]
+    assert re.search(r"1\. .+: \d+ امتیاز", results) and re.search(r"2\. .+: \d+ امتیاز", results)
+    for english in ("Your choice", "Take money", "The game is over", "Scores:", "Goodbye"):
+        assert english not in text, english
+    assert not re.search("[\u06f0-\u06f9]", text)  # Latin digits, as the codes players type
+    # (a file name of Persian letters alone falls back to "player")
+    for name in ("table.png", "alhambra-1-player.png", "scores.png"):
+        assert (out / name).read_bytes().startswith(PNG), name
+    game = _game_row(db)
+    assert game["status"] == "finished"
+    assert verify_database(db).ok

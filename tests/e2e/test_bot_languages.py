@@ -117,3 +117,50 @@ async def test_dms_and_reminders_follow_the_users_language(sim, run_bot, make_bo
         await take_money(sim, db_path, channel, ana)
         await bot.calm()
         assert TURN_DM["ja"] in sim.dms(bruno)[-1].content
+
+
+async def test_persian_chosen_in_the_settings_reaches_replies_panels_and_dms(
+    sim, run_bot, make_bot, db_path
+) -> None:
+    """Discord has no Persian client: a user who chooses `fa` in an English server, with an
+    English client, gets Persian replies, panels and DMs; the channel stays English."""
+    from bot.text import i18n
+
+    clock = ManualClock(T0)
+    ana, darya = sim.user("ana"), sim.user("darya")  # both English clients
+    guild = sim.guild("Club", owner=ana)
+    sim.member(guild, darya)
+    channel = sim.channel(guild, "alhambra")
+    users = [ana, darya]
+    async with run_bot(make_bot(clock=clock)) as bot:
+        saved = await sim.slash(darya, "alhambra settings", channel=channel, language="fa")
+        shown = i18n.plain(saved.content)
+        assert saved.ephemeral and "فارسی" in shown and "تنظیمات ذخیره شد." in shown
+        assert "Settings saved" not in shown
+        await open_game(sim, ana, channel)
+        joined = await sim.slash(darya, "alhambra join", channel=channel)
+        assert i18n.plain(joined.content) == i18n.plain(i18n.t("fa", "reply.joined"))
+        await sim.slash(ana, "alhambra start", channel=channel)
+        await bot.calm()
+        if to_play(db_path, channel, users) is ana:
+            clock.advance(timedelta(hours=1))
+            await take_money(sim, db_path, channel, ana)
+            await bot.calm()
+        assert to_play(db_path, channel, users) is darya
+        # her turn DM: Persian
+        dm = i18n.plain(sim.dms(darya)[-1].content)
+        assert "در الحمرا در **Club** \u203a **#alhambra** نوبت شماست" in dm
+        assert TURN_DM["en"] not in dm
+        # her panel, from the English turn message: Persian
+        turn = sim.channel_messages(channel)[-1]
+        panel = await sim.click(darya, turn, "Take money")
+        assert panel.ephemeral
+        assert i18n.plain(i18n.t("fa", "panel.take")) in i18n.plain(panel.content)
+        # the channel stays in the server's language
+        assert not any("نوبت" in m.content for m in sim.channel_messages(channel))
+        # ana's replies stay English
+        refused = await sim.click(ana, turn, "Take money")
+        assert refused.content.startswith("It is darya's turn")
+        # back to following her (English) Discord: English replies again
+        back = await sim.slash(darya, "alhambra settings", channel=channel, language="discord")
+        assert "English" in back.content and "Settings saved" in back.content

@@ -31,7 +31,7 @@ from render.samples import gallery, grown_alhambra, late, names, play, unused_ti
 from render.sprites import tile_sprite, value_card
 from render.vision import DEFICIENCIES, simulate
 
-LOCALES = ("en", "ja", "pt-BR")
+LOCALES = ("en", "ja", "pt-BR", "fa")
 #: A late 6-player game: the most players, the most buildings, the longest names.
 PLAYERS, SEED = 6, 5
 
@@ -153,7 +153,7 @@ def test_placement_views_stay_landscape_and_bounded_however_big_the_alhambra():
     assert sizes == {(640, 420)}
 
 
-@pytest.mark.parametrize("locale", ["ja", "pt-BR"])
+@pytest.mark.parametrize("locale", ["ja", "pt-BR", "fa"])
 def test_every_gallery_sample_speaks_the_readers_language(locale):
     labels = i18n.image_labels(locale)
     english = {i18n.t("en", f"building.{b.label}") for b in Building} - set(labels.values())
@@ -167,7 +167,7 @@ def test_every_gallery_sample_speaks_the_readers_language(locale):
                        for t in drawn), sample.name  # fmt: skip
 
 
-@pytest.mark.parametrize("locale", ["ja", "pt-BR"])
+@pytest.mark.parametrize("locale", ["ja", "pt-BR", "fa"])
 def test_no_english_words_or_abbreviations_in_other_languages(locale):
     labels = i18n.image_labels(locale)
     english = {"CRO", "DIR", "DIN", "DUC", "pts", "wall", "Reserve", "Money pool"}

@@ -55,6 +55,30 @@ def _cell(key: int) -> Cell:
     return x, (key - x) // _ROW
 
 
+class _CellMap(dict[int, Cell]):
+    """Packed cell -> (x, y), each tuple made once: the engine's inner loops hand out the same
+    few dozen cells again and again, and a lookup is cheaper than the arithmetic."""
+
+    __slots__ = ()
+
+    def __missing__(self, key: int) -> Cell:
+        cell = self[key] = _cell(key)
+        return cell
+
+
+_CELLS = _CellMap()
+
+#: _FITS[mask][need << 4 | req]: 1 when a tile with wall `mask` agrees with the walls `req` on
+#: the sides `need` that have a neighbour, and meets some neighbour open to open (so it can be
+#: walked to). The same test says where a tile may be placed and which building it may replace.
+_FITS: tuple[bytes, ...] = tuple(
+    bytes(1 if (mask & (nr >> 4)) == (nr & 15) and (nr >> 4) & ~nr & 15 else 0 for nr in range(256))
+    for mask in range(16)
+)
+#: Patches of the frontier and of the swap fits reach back at most this many changes.
+_PATCH_LIMIT = 8
+
+
 def _outside_after(
     outside: frozenset[int], k: int, box: tuple[int, int, int, int]
 ) -> frozenset[int] | None:
@@ -108,37 +132,40 @@ class _Analysis:
         "base_fits",
         "cut",
         "dirty",
+        "dirty_fits",
         "fits",
         "frontier",
         "legal_by_mask",
         "longest_wall",
         "memo",
+        "ok",
         "outside",
         "previews",
         "removable",
         "swap_by_mask",
     )
 
-    def __init__(
-        self, base: dict[int, tuple[int, int, bool]] | None = None, dirty: int = 0
-    ) -> None:
-        # packed cell -> (need, req, ok), north to south: ok is True when some tile may go there
-        # (walkable, no hole)
-        self.frontier: dict[int, tuple[int, int, bool]] | None = None
-        # The frontier of the grid before the cell `dirty` changed: patching it near that cell
-        # is cheaper than walking the whole grid again.
-        self.base = base
-        self.dirty = dirty
+    def __init__(self) -> None:
+        # empty cell with a building beside it -> need << 4 | req: the sides with a neighbour
+        # (`need`) and those of them that present a wall (`req`); in no particular order
+        self.frontier: dict[int, int] | None = None
+        # The frontier of an earlier state of the grid and the cells changed since (at most
+        # _PATCH_LIMIT): patching it around those cells is cheaper than walking the whole grid.
+        self.base: dict[int, int] | None = None
+        self.dirty: tuple[int, ...] = ()
+        # frontier cell -> True when filling it leaves no hole, worked out when first asked
+        self.ok: dict[int, bool] = {}
         self.legal_by_mask: dict[int, tuple[Cell, ...]] = {}
         self.removable: tuple[Cell, ...] | None = None
         # the buildings whose removal would strand another one, when every building is reached
         self.cut: frozenset[int] | None = None
         self.outside: frozenset[int] | None = None
         self.longest_wall: int | None = None
-        # building cell -> (need, req) of its neighbours, for swaps
-        self.fits: dict[int, tuple[int, int]] | None = None
-        # the fits of the grid before the cell `dirty` changed, to patch around that cell
-        self.base_fits: dict[int, tuple[int, int]] | None = None
+        # building cell -> need << 4 | req of its neighbours, for swaps
+        self.fits: dict[int, int] | None = None
+        # the fits of an earlier state and the cells changed since, like `base` and `dirty`
+        self.base_fits: dict[int, int] | None = None
+        self.dirty_fits: tuple[int, ...] = ()
         self.swap_by_mask: dict[int, tuple[Cell, ...]] = {}
         # (tile, cell) -> the grid with that tile placed, see `Alhambra.preview`
         self.previews: dict[tuple[int, Cell], Alhambra] = {}
@@ -227,7 +254,8 @@ class Alhambra:
 
     def __iter__(self) -> Iterator[tuple[Cell, int]]:
         grid = self._grid
-        return iter([(_cell(k), grid[k]) for k in sorted(grid)])
+        cells = _CELLS
+        return iter([(cells[k], grid[k]) for k in sorted(grid)])
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -274,13 +302,19 @@ class Alhambra:
 
     def _changed(self, k: int, placed: int | None = None) -> None:
         """Forget what was derived from the grid before the cell `k` changed, but keep what is
-        cheap to patch: a building added, removed or swapped there changes the frontier only near
-        it (under the classic hole rule; a strict hole can be far away), and a building `placed`
-        that one can walk to from one neighbour only makes just that neighbour a cut vertex."""
+        cheap to patch: a building added, removed or swapped there changes the frontier and the
+        swap fits only beside it, and a building `placed` that one can walk to from one
+        neighbour only makes just that neighbour a cut vertex."""
         old = self._an
-        an = _Analysis(old.frontier if self.holes == "classic" else None, k)
+        an = _Analysis()
+        if old.frontier is not None:
+            an.base, an.dirty = old.frontier, (k,)
+        elif old.base is not None and len(old.dirty) < _PATCH_LIMIT:
+            an.base, an.dirty = old.base, (*old.dirty, k)
         if old.fits is not None:
-            an.base_fits = old.fits
+            an.base_fits, an.dirty_fits = old.fits, (k,)
+        elif old.base_fits is not None and len(old.dirty_fits) < _PATCH_LIMIT:
+            an.base_fits, an.dirty_fits = old.base_fits, (*old.dirty_fits, k)
         if placed is not None and old.cut is not None:
             grid = self._grid
             mask = TILE_MASK[placed]
@@ -351,72 +385,65 @@ class Alhambra:
 
     # --- placement ----------------------------------------------------------------------------
 
-    def _frontier(self) -> dict[int, tuple[int, int, bool]]:
+    def _frontier(self) -> dict[int, int]:
         an = self._an
-        if an.frontier is not None:
-            return an.frontier
+        frontier = an.frontier
+        if frontier is not None:
+            return frontier
         grid = self._grid
-        entry = self._frontier_entry
-        frontier: dict[int, tuple[int, int, bool]]
         # Read once: grids built from the same tiles share their analysis, and a computer
         # player in another thread may be working this very analysis out.
         base = an.base
         if base is not None:
-            # Only cells within two steps of the changed one can change: their neighbours (need,
-            # req) lie within one step, and the classic hole test looks one step further.
+            # (need, req) of a cell depends on its four neighbours only.
             frontier = base.copy()
-            k = an.dirty
-            for d in _NEAR:
-                c = k + d
-                if c in grid:
-                    frontier.pop(c, None)
-                    continue
-                e = entry(c)
-                if e is None:
-                    frontier.pop(c, None)
-                else:
-                    frontier[c] = e
-            an.base = None
+            cells: set[int] = set()
+            for k in an.dirty:
+                cells.update((k, k - _ROW, k + 1, k + _ROW, k - 1))
         else:
             frontier = {}
-            for k in grid:
-                for d in _DELTAS:
-                    c = k + d
-                    if c in grid or c in frontier:
-                        continue
-                    e = entry(c)
-                    assert e is not None
-                    frontier[c] = e
-        an.frontier = {c: frontier[c] for c in sorted(frontier)}
-        return an.frontier
+            cells = {k + d for k in grid for d in _DELTAS}
+        get = grid.get
+        for c in cells:
+            if c in grid:
+                frontier.pop(c, None)
+                continue
+            need = req = 0
+            t = get(c - _ROW)
+            if t is not None:
+                need = 1
+                if TILE_MASK[t] & 4:
+                    req = 1
+            t = get(c + 1)
+            if t is not None:
+                need |= 2
+                if TILE_MASK[t] & 8:
+                    req |= 2
+            t = get(c + _ROW)
+            if t is not None:
+                need |= 4
+                if TILE_MASK[t] & 1:
+                    req |= 4
+            t = get(c - 1)
+            if t is not None:
+                need |= 8
+                if TILE_MASK[t] & 2:
+                    req |= 8
+            if need:
+                frontier[c] = need << 4 | req
+            else:
+                frontier.pop(c, None)
+        an.frontier = frontier
+        an.base = None
+        return frontier
 
-    def _frontier_entry(self, c: int) -> tuple[int, int, bool] | None:
-        """(need, req, ok) of the empty cell `c`, None if no building touches it."""
-        grid = self._grid
-        need = req = 0
-        n = grid.get(c - _ROW)
-        if n is not None:
-            need = 1
-            if TILE_MASK[n] & 4:
-                req = 1
-        n = grid.get(c + 1)
-        if n is not None:
-            need |= 2
-            if TILE_MASK[n] & 8:
-                req |= 2
-        n = grid.get(c + _ROW)
-        if n is not None:
-            need |= 4
-            if TILE_MASK[n] & 1:
-                req |= 4
-        n = grid.get(c - 1)
-        if n is not None:
-            need |= 8
-            if TILE_MASK[n] & 2:
-                req |= 8
-        if not need:
-            return None
-        return need, req, bool(need & ~req) and not self._makes_hole(c)
+    def _no_hole(self, c: int) -> bool:
+        """Filling the empty cell `c` keeps the hole rule (worked out once per grid state)."""
+        ok = self._an.ok
+        found = ok.get(c)
+        if found is None:
+            found = ok[c] = not self._makes_hole(c)
+        return found
 
     def legal_positions(self, tile: int) -> list[Cell]:
         """Every empty cell where `tile` may be placed, sorted north to south, west to east."""
@@ -428,14 +455,12 @@ class Alhambra:
         an = self._an
         cached = an.legal_by_mask.get(mask)
         if cached is None:
-            cached = tuple(
-                [
-                    _cell(c)
-                    for c, (need, req, ok) in self._frontier().items()
-                    if ok and (mask & need) == req
-                ]
-            )
-            an.legal_by_mask[mask] = cached
+            fit = _FITS[mask]
+            found = [c for c, nr in self._frontier().items() if fit[nr]]
+            found.sort()
+            no_hole = self._no_hole
+            cells = _CELLS
+            cached = an.legal_by_mask[mask] = tuple([cells[c] for c in found if no_hole(c)])
         return cached
 
     def can_place(self, tile: int, cell: Cell) -> bool:
@@ -448,10 +473,11 @@ class Alhambra:
             return "That is the fountain's cell; nothing can be built there."
         if cell in self:
             return "That cell already holds a building."
-        info = self._frontier().get(_key(cell)) if -_HALF < cell[0] < _HALF else None
+        k = _key(cell)
+        info = self._frontier().get(k) if -_HALF < cell[0] < _HALF else None
         if info is None:
             return "A building must touch another building on a side (a corner is not enough)."
-        need, req, ok = info
+        need, req = info >> 4, info & 15
         mask = TILE_MASK[tile]
         bad = (mask ^ req) & need
         if bad:
@@ -466,7 +492,7 @@ class Alhambra:
                 "It would touch its neighbours only wall to wall, so nobody could walk to it "
                 "from the fountain."
             )
-        if not ok:
+        if not self._no_hole(k):
             return self._hole_message()
         return None
 
@@ -587,42 +613,47 @@ class Alhambra:
         an = self._an
         cached = an.swap_by_mask.get(mask)
         if cached is None:
-            fits = an.fits
-            if fits is None:
-                grid = self._grid
-                base = an.base_fits
-                if base is not None:
-                    # Only the changed cell and its neighbours see other neighbours now.
-                    k = an.dirty
-                    cells = [c for c in (k, k - _ROW, k + 1, k + _ROW, k - 1) if c]
-                    fits = dict(base)
-                    for c in cells:
-                        fits.pop(c, None)
-                    cells = [c for c in cells if c in grid]
-                    an.base_fits = None
-                else:
-                    fits = {}
-                    cells = [c for c in grid if c]
-                for c in cells:
-                    need = req = 0
-                    for bit, d, opp in _STEPS:
-                        n = grid.get(c + d)
-                        if n is not None:
-                            need |= bit
-                            if TILE_MASK[n] & opp:
-                                req |= bit
-                    fits[c] = (need, req)
-                fits = {c: fits[c] for c in sorted(fits)}
-                an.fits = fits
-            cached = tuple(
-                [
-                    _cell(c)
-                    for c, (need, req) in fits.items()
-                    if (mask & need) == req and need & ~req
-                ]
-            )
-            an.swap_by_mask[mask] = cached
+            fit = _FITS[mask]
+            found = [c for c, nr in self._fits().items() if fit[nr]]
+            found.sort()
+            cells = _CELLS
+            cached = an.swap_by_mask[mask] = tuple([cells[c] for c in found])
         return cached
+
+    def _fits(self) -> dict[int, int]:
+        """Building cell (the fountain excluded) -> need << 4 | req of its neighbours."""
+        an = self._an
+        fits = an.fits
+        if fits is not None:
+            return fits
+        grid = self._grid
+        base = an.base_fits
+        if base is not None:
+            # Only the changed cells and their neighbours see other neighbours now.
+            fits = base.copy()
+            cells: set[int] = set()
+            for k in an.dirty_fits:
+                cells.update((k, k - _ROW, k + 1, k + _ROW, k - 1))
+            cells.discard(0)
+            for c in cells:
+                fits.pop(c, None)
+            cells = {c for c in cells if c in grid}
+        else:
+            fits = {}
+            cells = {c for c in grid if c}
+        get = grid.get
+        for c in cells:
+            need = req = 0
+            for bit, d, opp in _STEPS:
+                n = get(c + d)
+                if n is not None:
+                    need |= bit
+                    if TILE_MASK[n] & opp:
+                        req |= bit
+            fits[c] = need << 4 | req
+        an.fits = fits
+        an.base_fits = None
+        return fits
 
     def removable(self) -> list[Cell]:
         """Cells whose building may go to the reserve, sorted north to south, west to east."""
@@ -645,9 +676,10 @@ class Alhambra:
             if found is None:
                 return self._stranded()
             cut = self._an.cut = found
+        cells = _CELLS
         return tuple(
             [
-                _cell(c)
+                cells[c]
                 for c in sorted(grid)
                 if c
                 and c not in cut

@@ -330,6 +330,11 @@ class Alhambra:
                 an.cut = old.cut if via == 0 else old.cut | {via}
         self._an = an
 
+    @property
+    def memo(self) -> dict[Hashable, object]:
+        """The store behind `derived`, for the engine's own inner loops (same rules)."""
+        return self._an.memo
+
     def derived(self, key: Hashable, make: Callable[[], T]) -> T:
         """`make()`, computed once per state of the grid and kept with the grid's analysis
         (shared by copies, forgotten when the grid changes): the engine keeps the actions it

@@ -16,7 +16,7 @@ import json
 import random
 from collections.abc import Iterable, Sequence
 from functools import partial
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from .actions import (
     Action,
@@ -309,44 +309,41 @@ class Game:
         """Every action the current seat may take now (never `Skip`, which is administrative)."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = tuple(self._list_legal())
+            legal = self._legal = self._list_legal()
         return list(legal)
 
-    def _list_legal(self) -> list[Action]:
+    def _list_legal(self) -> tuple[Action, ...]:
         s = self._s
         phase = s.phase
+        undo = bool(self._turn_actions)
+        if phase == "confirm":
+            return _CONFIRM_UNDO if undo else _CONFIRM
         if phase == "over":
-            return []
-        out: list[Action] = []
+            return ()
+        out: list[Action]
         if phase == "action":
-            out.extend(self._takes())
-            out.extend(self._buys())
-            out.extend(self._redesigns())
+            out = [*self._takes(), *self._buys(), *self._redesigns()]
             if s.actions_done:
                 out.extend(self._placements())
             elif not out:
-                out.append(Pass())
-        elif phase == "place":
-            out.extend(self._placements())
+                out.append(_PASS)
         else:
-            out.append(EndTurn())
-        if self._turn_actions:
-            out.append(Undo())
-        return out
+            out = self._placements()
+        if undo:
+            out.append(_UNDO)
+        return tuple(out)
 
     def _takes(self) -> tuple[TakeMoney, ...]:
         pool = tuple(self._s.pool)
         takes = _TAKES.get(pool)
         if takes is None:
-            kinds = tuple(c // 3 for c in pool)
-            takes = tuple(_take(tuple(pool[i] for i in idx)) for idx in _take_choices(kinds))
-            _TAKES.put(pool, takes)
+            takes = _TAKES.put(pool, _list_takes(pool))
         return takes
 
     def _buys(self) -> list[Buy]:
         s = self._s
         mine: tuple[list[int], ...] = ([], [], [], [])
-        for c in s.hands[s.current]:
+        for c in sorted(s.hands[s.current]):
             mine[c // 27].append(c)
         out: list[Buy] = []
         for slot, tile in enumerate(s.market):
@@ -355,34 +352,52 @@ class Game:
             cards = mine[slot]
             if not cards:
                 continue
-            cost = TILE_COST[tile]
-            key = (slot, cost, *sorted(cards))
-            buys = _BUYS.get(key)
+            key = (TILE_COST[tile], *cards)
+            memo = _BUYS[slot]
+            buys = memo.get(key)
             if buys is None:
-                buys = tuple(
-                    Buy(slot, paid) for paid in minimal_payments(cards, slot, TILE_COST[tile])
+                buys = memo.put(
+                    key,
+                    tuple(Buy(slot, paid) for paid in minimal_payments(cards, slot, key[0])),
                 )
-                _BUYS.put(key, buys)
             out.extend(buys)
         return out
 
-    def _redesigns(self) -> list[Action]:
+    def _redesigns(self) -> tuple[Action, ...]:
         s = self._s
         alhambra = s.alhambras[s.current]
-        out: list[Action] = list(alhambra.derived("remove", partial(_removals, alhambra)))
-        for tile in s.reserves[s.current]:
-            out.extend(alhambra.derived(("reserve", tile), partial(_rebuilds, alhambra, tile)))
-        return out
+        memo = alhambra.memo
+        reserve = tuple(s.reserves[s.current])
+        key = ("redesign", reserve)
+        found = memo.get(key)
+        if found is None:
+            removals = memo.get("remove")
+            if removals is None:
+                removals = memo["remove"] = _removals(alhambra)
+            out = list(cast(tuple[Action, ...], removals))
+            for tile in reserve:
+                rebuilds = memo.get(tile)
+                if rebuilds is None:
+                    rebuilds = memo[tile] = _rebuilds(alhambra, tile)
+                out.extend(cast(tuple[Action, ...], rebuilds))
+            found = memo[key] = tuple(out)
+        return cast(tuple[Action, ...], found)
 
     def _placements(self) -> list[Action]:
         s = self._s
         alhambra = s.alhambras[s.current]
+        memo = alhambra.memo
+        dirk = s.dirk is not None and not s.final
         out: list[Action] = []
         for tile in s.pending:
-            out.extend(alhambra.derived(("place", tile), partial(_places, alhambra, tile)))
-            out.append(PlaceInReserve(tile))
-            if s.dirk is not None and not s.final:
-                out.append(GiveToDirk(tile))
+            key = -tile  # tiles are 1..54: placements are kept under their negated ids
+            places = memo.get(key)
+            if places is None:
+                places = memo[key] = _places(alhambra, tile)
+            out.extend(cast(tuple[Action, ...], places))
+            out.append(_RESERVE[tile])
+            if dirk:
+                out.append(_DIRK[tile])
         return out
 
     # --- applying -----------------------------------------------------------------------------
@@ -667,11 +682,14 @@ class Game:
         s.turn_no += 1
         self._turn_actions = []
         self._turn_events = []
-        self._turn_start = s.copy()
+        self._turn_start = s.turn_copy()
         return [TurnStarted(seat, final)]
 
     def _end_turn(self) -> list[Event]:
         s = self._s
+        # The turn's start shares with the table what only the end of a turn changes (see
+        # `TableState.turn_copy`): it goes first, and the next turn takes its own.
+        self._turn_start = None
         events: list[Event] = [TurnEnded(s.current)]
         self._turn_actions = []
         if s.final:
@@ -931,8 +949,18 @@ class _Memo(Generic[K, V]):
 
 
 _TAKES: _Memo[tuple[int, ...], tuple[TakeMoney, ...]] = _Memo(20_000)
+#: the card values of a pool (in pool order) -> the subsets of positions one may take
 _TAKE_CHOICES: _Memo[tuple[int, ...], tuple[tuple[int, ...], ...]] = _Memo(20_000)
-_BUYS: _Memo[tuple[int, ...], tuple[Buy, ...]] = _Memo(20_000)
+#: per market slot: (cost, *the hand's cards of that currency, sorted) -> the minimal payments
+_BUYS: tuple[_Memo[tuple[int, ...], tuple[Buy, ...]], ...] = tuple(_Memo(5_000) for _ in range(4))
+#: the take actions made so far, by the cards taken
+_TAKE_OF: dict[tuple[int, ...], TakeMoney] = {}
+_RESERVE: tuple[PlaceInReserve, ...] = tuple(PlaceInReserve(t) for t in range(len(TILES)))
+_DIRK: tuple[GiveToDirk, ...] = tuple(GiveToDirk(t) for t in range(len(TILES)))
+_PASS = Pass()
+_UNDO = Undo()
+_CONFIRM: tuple[Action, ...] = (EndTurn(),)
+_CONFIRM_UNDO: tuple[Action, ...] = (EndTurn(), _UNDO)
 #: The redesign and placement actions made so far, by tile and cell (the `_Memo` idea, keyed
 #: by the cell tuples the grid hands out, so that looking one up builds nothing).
 _REMOVALS: dict[tuple[int, int], Action] = {}
@@ -950,22 +978,28 @@ def _take_choices(kinds: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """Which pool positions each distinct take picks, given each card's currency and value
     (`card // 3`): cards of the same currency and value make the same choice, so only the first
     subset of each kind is listed, in the order of the subsets' bit masks."""
-    found = _TAKE_CHOICES.get(kinds)
-    if found is None:
-        values = [k % 9 + 1 for k in kinds]
-        seen: set[tuple[int, ...]] = set()
-        out = []
+    values = tuple([k % 9 + 1 for k in kinds])
+    allowed = _TAKE_CHOICES.get(values)
+    if allowed is None:
         subsets = _SUBSETS[len(kinds)] if len(kinds) <= POOL_SIZE else _subsets(len(kinds))
-        for idx in subsets:
-            if len(idx) > 1 and sum([values[i] for i in idx]) > TAKE_LIMIT:
-                continue
-            key = tuple(sorted([kinds[i] for i in idx]))
-            if key in seen:
-                continue
+        allowed = _TAKE_CHOICES.put(
+            values,
+            tuple(
+                idx
+                for idx in subsets
+                if len(idx) == 1 or sum([values[i] for i in idx]) <= TAKE_LIMIT
+            ),
+        )
+    if len(set(kinds)) == len(kinds):
+        return allowed  # no two cards alike: every subset is a take of its own
+    seen: set[tuple[int, ...]] = set()
+    out = []
+    for idx in allowed:
+        key = tuple(sorted([kinds[i] for i in idx]))
+        if key not in seen:
             seen.add(key)
             out.append(idx)
-        found = _TAKE_CHOICES.put(kinds, tuple(out))
-    return found
+    return tuple(out)
 
 
 def _subsets(n: int) -> tuple[tuple[int, ...], ...]:
@@ -973,8 +1007,18 @@ def _subsets(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(i for i in range(n) if bits >> i & 1) for bits in range(1, 1 << n))
 
 
-def _take(cards: tuple[int, ...]) -> TakeMoney:
-    return TakeMoney(cards)
+def _list_takes(pool: tuple[int, ...]) -> tuple[TakeMoney, ...]:
+    made = _TAKE_OF
+    out = []
+    for idx in _take_choices(tuple([c // 3 for c in pool])):
+        cards = tuple([pool[i] for i in idx])
+        take = made.get(cards)
+        if take is None:
+            if len(made) >= 20_000:
+                made.clear()
+            take = made[cards] = TakeMoney(cards)
+        out.append(take)
+    return tuple(out)
 
 
 def _removals(alhambra: Alhambra) -> tuple[Action, ...]:

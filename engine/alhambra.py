@@ -75,6 +75,11 @@ _FITS: tuple[bytes, ...] = tuple(
     bytes(1 if (mask & (nr >> 4)) == (nr & 15) and (nr >> 4) & ~nr & 15 else 0 for nr in range(256))
     for mask in range(16)
 )
+#: _MISSING[need]: the step to the one side without a neighbour when `need` has three of the
+#: four, else 0 (filling that side's cell would enclose the cell on all four sides).
+_MISSING: tuple[int, ...] = tuple(
+    {14: _N, 13: _E, 11: _S, 7: _W}.get(need, 0) for need in range(16)
+)
 #: Patches of the frontier and of the swap fits reach back at most this many changes.
 _PATCH_LIMIT = 8
 
@@ -130,6 +135,7 @@ class _Analysis:
     __slots__ = (
         "base",
         "base_fits",
+        "blocked",
         "cut",
         "dirty",
         "dirty_fits",
@@ -154,7 +160,9 @@ class _Analysis:
         self.base: dict[int, int] | None = None
         self.dirty: tuple[int, ...] = ()
         # frontier cell -> True when filling it leaves no hole, worked out when first asked
+        # (strict rule); under the classic rule, the cells that would make a hole
         self.ok: dict[int, bool] = {}
+        self.blocked: frozenset[int] | None = None
         self.legal_by_mask: dict[int, tuple[Cell, ...]] = {}
         self.removable: tuple[Cell, ...] | None = None
         # the buildings whose removal would strand another one, when every building is reached
@@ -444,11 +452,25 @@ class Alhambra:
 
     def _no_hole(self, c: int) -> bool:
         """Filling the empty cell `c` keeps the hole rule (worked out once per grid state)."""
+        if self.holes == "classic":
+            return c not in self._blocked()
         ok = self._an.ok
         found = ok.get(c)
         if found is None:
             found = ok[c] = not self._makes_hole(c)
         return found
+
+    def _blocked(self) -> frozenset[int]:
+        """Classic rule: the empty cells whose filling would enclose a neighbour on all four
+        sides, i.e. the missing neighbour of each frontier cell that has the other three."""
+        an = self._an
+        blocked = an.blocked
+        if blocked is None:
+            missing = _MISSING
+            blocked = an.blocked = frozenset(
+                [n + missing[nr >> 4] for n, nr in self._frontier().items() if missing[nr >> 4]]
+            )
+        return blocked
 
     def legal_positions(self, tile: int) -> list[Cell]:
         """Every empty cell where `tile` may be placed, sorted north to south, west to east."""
@@ -463,9 +485,14 @@ class Alhambra:
             fit = _FITS[mask]
             found = [c for c, nr in self._frontier().items() if fit[nr]]
             found.sort()
-            no_hole = self._no_hole
             cells = _CELLS
-            cached = an.legal_by_mask[mask] = tuple([cells[c] for c in found if no_hole(c)])
+            if self.holes == "classic":
+                blocked = self._blocked()
+                cached = tuple([cells[c] for c in found if c not in blocked])
+            else:
+                no_hole = self._no_hole
+                cached = tuple([cells[c] for c in found if no_hole(c)])
+            an.legal_by_mask[mask] = cached
         return cached
 
     def can_place(self, tile: int, cell: Cell) -> bool:

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from .actions import (
     Action,
@@ -422,9 +422,11 @@ class Game:
         return events
 
     def _handle(self, action: Action) -> list[Event]:
-        # Every handler checks everything first, then changes the state. The commonest actions
-        # come first: each case is one isinstance check.
-        match action:
+        # Every handler checks everything first, then changes the state.
+        handler = _HANDLERS.get(type(action))
+        if handler is not None:
+            return handler(self, action)
+        match action:  # subclasses of the actions, and what is no action at all
             case EndTurn():
                 return self._do_end_turn(action)
             case TakeMoney():
@@ -683,24 +685,30 @@ class Game:
         self._turn_actions = []
         self._turn_events = []
         self._turn_start = s.turn_copy()
-        return [TurnStarted(seat, final)]
+        return [_TURN_STARTED[final][seat]]
 
     def _end_turn(self) -> list[Event]:
         s = self._s
         # The turn's start shares with the table what only the end of a turn changes (see
         # `TableState.turn_copy`): it goes first, and the next turn takes its own.
         self._turn_start = None
-        events: list[Event] = [TurnEnded(s.current)]
+        events: list[Event] = [_TURN_ENDED[s.current]]
         self._turn_actions = []
         if s.final:
             return events + self._next_final_turn()
         scoring: list[int] = []
         drawn: list[int] = []
-        while len(s.pool) < POOL_SIZE:
-            card = self._draw(events, scoring)
-            if card is None:
-                break
-            s.pool.append(card)
+        pool = s.pool
+        while len(pool) < POOL_SIZE:
+            deck = s.deck
+            if deck and deck[-1] < SCORING_CARD_1:
+                card = deck.pop()  # the common case of `_draw`
+            else:
+                drew = self._draw(events, scoring)
+                if drew is None:
+                    break
+                card = drew
+            pool.append(card)
             drawn.append(card)
         if drawn:
             events.append(PoolRefilled(tuple(drawn)))
@@ -712,7 +720,7 @@ class Game:
                     continue
                 tile = s.supply.pop()
                 s.market[slot] = tile
-                events.append(MarketRefilled(slot, tile))
+                events.append(_REFILLED[slot][tile])
         for round_no in scoring:
             events.append(self._hold_scoring(round_no))
             events.extend(self._dirk_draws(round_no))
@@ -927,32 +935,30 @@ class Game:
         return other
 
 
-class _Memo(Generic[K, V]):
+class _Memo(dict[K, V]):
     """A bounded memo of pure results (emptied when full): actions are immutable values, so
     handing the same object to every game that asks is safe, and building them is a good part of
     what `legal_actions()` costs."""
 
-    __slots__ = ("_d", "_limit")
+    __slots__ = ("_limit",)
 
     def __init__(self, limit: int) -> None:
-        self._d: dict[K, V] = {}
+        super().__init__()
         self._limit = limit
 
-    def get(self, key: K) -> V | None:
-        return self._d.get(key)
-
     def put(self, key: K, value: V) -> V:
-        if len(self._d) >= self._limit:
-            self._d.clear()
-        self._d[key] = value
+        if len(self) >= self._limit:
+            self.clear()
+        self[key] = value
         return value
 
 
 _TAKES: _Memo[tuple[int, ...], tuple[TakeMoney, ...]] = _Memo(20_000)
 #: the card values of a pool (in pool order) -> the subsets of positions one may take
 _TAKE_CHOICES: _Memo[tuple[int, ...], tuple[tuple[int, ...], ...]] = _Memo(20_000)
-#: per market slot: (cost, *the hand's cards of that currency, sorted) -> the minimal payments
+#: per market slot: cost << 27 | the hand's cards of that currency as bits -> the payments
 _BUYS: tuple[_Memo[tuple[int, ...], tuple[Buy, ...]], ...] = tuple(_Memo(5_000) for _ in range(4))
+_CURRENCY_BITS = (1 << 27) - 1
 #: the take actions made so far, by the cards taken
 _TAKE_OF: dict[tuple[int, ...], TakeMoney] = {}
 _RESERVE: tuple[PlaceInReserve, ...] = tuple(PlaceInReserve(t) for t in range(len(TILES)))
@@ -1068,3 +1074,44 @@ def _ranks(scores: Sequence[int]) -> list[int]:
 _STEPS = frozenset(
     {TakeMoney, Buy, RemoveToReserve, PlaceFromReserve, Swap, Place, PlaceInReserve, GiveToDirk}
 )
+
+
+class _Made(dict[K, V]):
+    """Immutable values made once per key, when first asked for."""
+
+    __slots__ = ("_make",)
+
+    def __init__(self, make: Callable[[K], V]) -> None:
+        super().__init__()
+        self._make = make
+
+    def __missing__(self, key: K) -> V:
+        value = self[key] = self._make(key)
+        return value
+
+
+#: Events that carry only a seat, or a slot and a tile, made once (they are immutable values).
+_TURN_ENDED: _Made[int, TurnEnded] = _Made(TurnEnded)
+_TURN_STARTED: tuple[_Made[int, TurnStarted], ...] = (
+    _Made(lambda seat: TurnStarted(seat, False)),
+    _Made(lambda seat: TurnStarted(seat, True)),
+)
+_REFILLED: tuple[_Made[int, MarketRefilled], ...] = tuple(
+    _Made(partial(MarketRefilled, slot)) for slot in range(MARKET_SLOTS)
+)
+
+#: The handler of each action type (a subclass of one goes through `_handle`'s match).
+_HANDLERS: dict[type, Callable[[Game, Any], list[Event]]] = {
+    EndTurn: Game._do_end_turn,
+    TakeMoney: Game._do_take,
+    Buy: Game._do_buy,
+    Place: Game._do_place,
+    PlaceInReserve: Game._do_reserve,
+    PlaceFromReserve: Game._do_build,
+    RemoveToReserve: Game._do_remove,
+    Swap: Game._do_swap,
+    GiveToDirk: Game._do_dirk,
+    Pass: Game._do_pass,
+    Undo: Game._do_undo,
+    Skip: Game._do_skip,
+}

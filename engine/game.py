@@ -75,7 +75,7 @@ from .events import (
     event_to_dict,
 )
 from .options import Options
-from .payments import minimal_payments
+from .payments import sorted_payments
 from .scoring import majority_points
 from .state import Phase, TableState
 from .view import PlayerView, SeatView
@@ -356,10 +356,8 @@ class Game:
             memo = _BUYS[slot]
             buys = memo.get(key)
             if buys is None:
-                buys = memo.put(
-                    key,
-                    tuple(Buy(slot, paid) for paid in minimal_payments(cards, slot, key[0])),
-                )
+                made = _BUY_OF[slot]
+                buys = memo.put(key, tuple([made[paid] for paid in sorted_payments(cards, key[0])]))
             out.extend(buys)
         return out
 
@@ -935,6 +933,22 @@ class Game:
         return other
 
 
+class _Made(dict[K, V]):
+    """Immutable values made once per key, when first asked for (forgotten when too many)."""
+
+    __slots__ = ("_make",)
+
+    def __init__(self, make: Callable[[K], V]) -> None:
+        super().__init__()
+        self._make = make
+
+    def __missing__(self, key: K) -> V:
+        if len(self) >= 20_000:
+            self.clear()
+        value = self[key] = self._make(key)
+        return value
+
+
 class _Memo(dict[K, V]):
     """A bounded memo of pure results (emptied when full): actions are immutable values, so
     handing the same object to every game that asks is safe, and building them is a good part of
@@ -959,6 +973,10 @@ _TAKE_CHOICES: _Memo[tuple[int, ...], tuple[tuple[int, ...], ...]] = _Memo(20_00
 #: per market slot: cost << 27 | the hand's cards of that currency as bits -> the payments
 _BUYS: tuple[_Memo[tuple[int, ...], tuple[Buy, ...]], ...] = tuple(_Memo(5_000) for _ in range(4))
 _CURRENCY_BITS = (1 << 27) - 1
+#: per market slot: the buy actions made so far, by the cards paid
+_BUY_OF: tuple[_Made[tuple[int, ...], Buy], ...] = tuple(
+    _Made(partial(Buy, slot)) for slot in range(MARKET_SLOTS)
+)
 #: the take actions made so far, by the cards taken
 _TAKE_OF: dict[tuple[int, ...], TakeMoney] = {}
 _RESERVE: tuple[PlaceInReserve, ...] = tuple(PlaceInReserve(t) for t in range(len(TILES)))
@@ -1074,20 +1092,6 @@ def _ranks(scores: Sequence[int]) -> list[int]:
 _STEPS = frozenset(
     {TakeMoney, Buy, RemoveToReserve, PlaceFromReserve, Swap, Place, PlaceInReserve, GiveToDirk}
 )
-
-
-class _Made(dict[K, V]):
-    """Immutable values made once per key, when first asked for."""
-
-    __slots__ = ("_make",)
-
-    def __init__(self, make: Callable[[K], V]) -> None:
-        super().__init__()
-        self._make = make
-
-    def __missing__(self, key: K) -> V:
-        value = self[key] = self._make(key)
-        return value
 
 
 #: Events that carry only a seat, or a slot and a tile, made once (they are immutable values).

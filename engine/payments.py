@@ -47,14 +47,21 @@ def _patterns(
 
 def minimal_payments(hand: Iterable[int], currency: int, cost: int) -> list[tuple[int, ...]]:
     """Card-id tuples, exact payments first, then by total and fewest cards."""
-    if cost <= 0:
+    return sorted_payments(sorted([c for c in hand if CARD_CURRENCY[c] == currency]), cost)
+
+
+def sorted_payments(cards: list[int], cost: int) -> list[tuple[int, ...]]:
+    """`minimal_payments` of cards of one currency, given sorted."""
+    if cost <= 0 or not cards:
         return []
     by_value: dict[int, list[int]] = {}
-    for card in sorted(hand):
-        if CARD_CURRENCY[card] == currency:
-            by_value.setdefault(CARD_VALUE[card], []).append(card)
-    if not by_value:
-        return []
+    for card in cards:
+        v = CARD_VALUE[card]
+        same = by_value.get(v)
+        if same is None:
+            by_value[v] = [card]
+        else:
+            same.append(card)
     counts = tuple([(v, len(by_value[v])) for v in sorted(by_value, reverse=True)])
     key = (cost, counts)
     patterns = _PATTERNS.get(key)

@@ -35,7 +35,7 @@ from .actions import (
     action_from_dict,
     action_to_dict,
 )
-from .alhambra import Alhambra
+from .alhambra import Alhambra, Cell
 from .catalogue import (
     CARD_CURRENCY,
     CARD_VALUE,
@@ -985,12 +985,6 @@ _PASS = Pass()
 _UNDO = Undo()
 _CONFIRM: tuple[Action, ...] = (EndTurn(),)
 _CONFIRM_UNDO: tuple[Action, ...] = (EndTurn(), _UNDO)
-#: The redesign and placement actions made so far, by tile and cell (the `_Memo` idea, keyed
-#: by the cell tuples the grid hands out, so that looking one up builds nothing).
-_REMOVALS: dict[tuple[int, int], Action] = {}
-_BUILDS: tuple[dict[tuple[int, int], Action], ...] = tuple({} for _ in TILES)
-_SWAPS: tuple[dict[tuple[int, int], Action], ...] = tuple({} for _ in TILES)
-_PLACES: tuple[dict[tuple[int, int], Action], ...] = tuple({} for _ in TILES)
 #: the subsets of the pool's positions, in the order of their bit masks
 _SUBSETS = tuple(
     tuple(tuple(i for i in range(n) if bits >> i & 1) for bits in range(1, 1 << n))
@@ -1047,37 +1041,49 @@ def _list_takes(pool: tuple[int, ...]) -> tuple[TakeMoney, ...]:
 
 def _removals(alhambra: Alhambra) -> tuple[Action, ...]:
     made = _REMOVALS
-    get = made.get
-    return tuple(
-        [get(c) or _made(made, c, RemoveToReserve(*c)) for c in alhambra.removable_cells()]
-    )
+    return tuple([made[c] for c in alhambra.removable_cells()])
 
 
 def _rebuilds(alhambra: Alhambra, tile: int) -> tuple[Action, ...]:
     builds = _BUILDS[tile]
     swaps = _SWAPS[tile]
-    get_build = builds.get
-    get_swap = swaps.get
-    return (
-        *[
-            get_build(c) or _made(builds, c, PlaceFromReserve(tile, *c))
-            for c in alhambra.legal_cells(tile)
-        ],
-        *[get_swap(c) or _made(swaps, c, Swap(tile, *c)) for c in alhambra.swap_cells(tile)],
+    return tuple(
+        [builds[c] for c in alhambra.legal_cells(tile)]
+        + [swaps[c] for c in alhambra.swap_cells(tile)]
     )
 
 
 def _places(alhambra: Alhambra, tile: int) -> tuple[Action, ...]:
     made = _PLACES[tile]
-    get = made.get
-    return tuple([get(c) or _made(made, c, Place(tile, *c)) for c in alhambra.legal_cells(tile)])
+    return tuple([made[c] for c in alhambra.legal_cells(tile)])
 
 
-def _made(made: dict[tuple[int, int], Action], cell: tuple[int, int], action: Action) -> Action:
-    if len(made) >= 4_096:
-        made.clear()
-    made[cell] = action
-    return action
+def _removal(cell: Cell) -> Action:
+    return RemoveToReserve(*cell)
+
+
+def _build(tile: int, cell: Cell) -> Action:
+    return PlaceFromReserve(tile, *cell)
+
+
+def _swap(tile: int, cell: Cell) -> Action:
+    return Swap(tile, *cell)
+
+
+def _place(tile: int, cell: Cell) -> Action:
+    return Place(tile, *cell)
+
+
+#: The redesign and placement actions made so far, by tile and cell (the `_Memo` idea, keyed
+#: by the cell tuples the grid hands out, so that looking one up builds nothing).
+_REMOVALS: _Made[Cell, Action] = _Made(_removal)
+_BUILDS: tuple[_Made[Cell, Action], ...] = tuple(
+    _Made(partial(_build, t)) for t in range(len(TILES))
+)
+_SWAPS: tuple[_Made[Cell, Action], ...] = tuple(_Made(partial(_swap, t)) for t in range(len(TILES)))
+_PLACES: tuple[_Made[Cell, Action], ...] = tuple(
+    _Made(partial(_place, t)) for t in range(len(TILES))
+)
 
 
 def _view_cells(alhambra: Alhambra) -> tuple[tuple[int, int, int], ...]:

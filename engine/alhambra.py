@@ -732,56 +732,54 @@ class Alhambra:
         return (_cell(c),)
 
     def _cut_vertices(self) -> frozenset[int] | None:
-        """The cut vertices of the walking graph, None if some building is not reached."""
+        """The cut vertices of the walking graph, None if some building is not reached (the
+        fountain may be listed: it never moves anyway)."""
         grid = self._grid
-        cells = list(grid)
-        index = {c: i for i, c in enumerate(cells)}
-        adj: list[list[int]] = []
-        for c in cells:
-            mask = TILE_MASK[grid[c]]
+        adj: dict[int, list[int]] = {}
+        for c, t in grid.items():
+            mask = TILE_MASK[t]
             nbs = []
-            for bit, d, opp in _STEPS:
-                if mask & bit:
-                    continue
-                t = grid.get(c + d)
-                if t is not None and not TILE_MASK[t] & opp:
-                    nbs.append(index[c + d])
-            adj.append(nbs)
-        n = len(cells)
-        order = [-1] * n
-        low = [0] * n
-        parent = [-1] * n
-        pos = [0] * n
-        cut = [False] * n
-        root = index[0]
-        order[root] = 0
-        reached = 1
-        stack = [root]
+            if not mask & 1:
+                n = grid.get(c - _ROW)
+                if n is not None and not TILE_MASK[n] & 4:
+                    nbs.append(c - _ROW)
+            if not mask & 2:
+                n = grid.get(c + 1)
+                if n is not None and not TILE_MASK[n] & 8:
+                    nbs.append(c + 1)
+            if not mask & 4:
+                n = grid.get(c + _ROW)
+                if n is not None and not TILE_MASK[n] & 1:
+                    nbs.append(c + _ROW)
+            if not mask & 8:
+                n = grid.get(c - 1)
+                if n is not None and not TILE_MASK[n] & 2:
+                    nbs.append(c - 1)
+            adj[c] = nbs
+        # Tarjan's walk, without recursion: each frame is (cell, its parent, its neighbours).
+        order = {0: 0}
+        low = {0: 0}
+        cut: set[int] = set()
+        stack: list[tuple[int, int | None, Iterator[int]]] = [(0, None, iter(adj[0]))]
         while stack:
-            v = stack[-1]
-            nbs = adj[v]
-            i = pos[v]
-            if i < len(nbs):
-                pos[v] = i + 1
-                w = nbs[i]
-                if order[w] < 0:
-                    parent[w] = v
-                    order[w] = low[w] = reached
-                    reached += 1
-                    stack.append(w)
-                elif w != parent[v] and order[w] < low[v]:
+            v, p, rest = stack[-1]
+            for w in rest:
+                if w not in order:
+                    order[w] = low[w] = len(order)
+                    stack.append((w, v, iter(adj[w])))
+                    break
+                if w != p and order[w] < low[v]:
                     low[v] = order[w]
             else:
                 stack.pop()
-                p = parent[v]
-                if p >= 0:
+                if p is not None:
                     if low[v] < low[p]:
                         low[p] = low[v]
                     if low[v] >= order[p]:
-                        cut[p] = True
-        if reached < n:
+                        cut.add(p)
+        if len(order) < len(grid):
             return None
-        return frozenset([c for c, i in index.items() if cut[i]])
+        return frozenset(cut)
 
     def can_remove(self, cell: Cell) -> bool:
         return self.removal_error(cell) is None

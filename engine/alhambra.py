@@ -324,17 +324,8 @@ class Alhambra:
         elif old.base_fits is not None and len(old.dirty_fits) < _PATCH_LIMIT:
             an.base_fits, an.dirty_fits = old.base_fits, (*old.dirty_fits, k)
         if placed is not None and old.cut is not None:
-            grid = self._grid
-            mask = TILE_MASK[placed]
-            via = -1
-            ways = 0
-            for bit, d, opp in _STEPS:
-                if not mask & bit:
-                    t = grid.get(k + d)
-                    if t is not None and not TILE_MASK[t] & opp:
-                        via = k + d
-                        ways += 1
-            if ways == 1:
+            via = self._only_way(k, placed)
+            if via is not None:
                 an.cut = old.cut if via == 0 else old.cut | {via}
         self._an = an
 
@@ -375,14 +366,42 @@ class Alhambra:
 
     def remove(self, cell: Cell) -> int:
         k = _key(cell)
-        tile = self._grid.pop(k)
+        grid = self._grid
+        old = self._an
+        # A building one walks to from one neighbour only leaves the other buildings' paths as
+        # they were: only that neighbour may stop being a cut vertex.
+        cut = old.cut
+        via = self._only_way(k, grid[k]) if cut is not None and k not in cut else None
+        tile = grid.pop(k)
         self._counts[TILE_TYPE[tile]] -= 1
-        cells = [_cell(c) for c in self._grid]
-        xs = [c[0] for c in cells]
-        ys = [c[1] for c in cells]
-        self._min_x, self._max_x, self._min_y, self._max_y = min(xs), max(xs), min(ys), max(ys)
+        x, y = cell
+        if x in (self._min_x, self._max_x) or y in (self._min_y, self._max_y):
+            cells = [_cell(c) for c in grid]
+            xs = [c[0] for c in cells]
+            ys = [c[1] for c in cells]
+            self._min_x, self._max_x, self._min_y, self._max_y = min(xs), max(xs), min(ys), max(ys)
         self._changed(k)
+        if cut is not None and via is not None:
+            cut = cut - {k, via}
+            if via and len(self._reachable(exclude=via)) < len(grid) - 1:
+                cut |= {via}
+            self._an.cut = cut
         return tile
+
+    def _only_way(self, k: int, tile: int) -> int | None:
+        """The one neighbour the building `tile` at (or for) cell `k` is walked to from, None if
+        there are several or none."""
+        grid = self._grid
+        mask = TILE_MASK[tile]
+        via = None
+        for bit, d, opp in _STEPS:
+            if not mask & bit:
+                t = grid.get(k + d)
+                if t is not None and not TILE_MASK[t] & opp:
+                    if via is not None:
+                        return None
+                    via = k + d
+        return via
 
     def swap(self, tile: int, cell: Cell) -> int:
         k = _key(cell)

@@ -84,6 +84,15 @@ _MISSING: tuple[int, ...] = tuple(
 _PATCH_LIMIT = 8
 
 
+def _around(dirty: tuple[int, ...]) -> Iterable[int]:
+    """The changed cells and their four neighbours: what a patch of the frontier or of the swap
+    fits recomputes."""
+    if len(dirty) == 1:
+        k = dirty[0]
+        return (k, k - _ROW, k + 1, k + _ROW, k - 1)
+    return {c for k in dirty for c in (k, k - _ROW, k + 1, k + _ROW, k - 1)}
+
+
 def _outside_after(
     outside: frozenset[int], k: int, box: tuple[int, int, int, int]
 ) -> frozenset[int] | None:
@@ -429,9 +438,7 @@ class Alhambra:
         if base is not None:
             # (need, req) of a cell depends on its four neighbours only.
             frontier = base.copy()
-            cells: set[int] = set()
-            for k in an.dirty:
-                cells.update((k, k - _ROW, k + 1, k + _ROW, k - 1))
+            cells: Iterable[int] = _around(an.dirty)
         else:
             frontier = {}
             cells = {k + d for k in grid for d in _DELTAS}
@@ -679,28 +686,40 @@ class Alhambra:
             return fits
         grid = self._grid
         base = an.base_fits
+        cells: Iterable[int]
         if base is not None:
             # Only the changed cells and their neighbours see other neighbours now.
             fits = base.copy()
-            cells: set[int] = set()
-            for k in an.dirty_fits:
-                cells.update((k, k - _ROW, k + 1, k + _ROW, k - 1))
-            cells.discard(0)
-            for c in cells:
-                fits.pop(c, None)
-            cells = {c for c in cells if c in grid}
+            cells = _around(an.dirty_fits)
         else:
             fits = {}
-            cells = {c for c in grid if c}
+            cells = list(grid)
         get = grid.get
         for c in cells:
+            if not c or c not in grid:
+                fits.pop(c, None)
+                continue
             need = req = 0
-            for bit, d, opp in _STEPS:
-                n = get(c + d)
-                if n is not None:
-                    need |= bit
-                    if TILE_MASK[n] & opp:
-                        req |= bit
+            t = get(c - _ROW)
+            if t is not None:
+                need = 1
+                if TILE_MASK[t] & 4:
+                    req = 1
+            t = get(c + 1)
+            if t is not None:
+                need |= 2
+                if TILE_MASK[t] & 8:
+                    req |= 2
+            t = get(c + _ROW)
+            if t is not None:
+                need |= 4
+                if TILE_MASK[t] & 1:
+                    req |= 4
+            t = get(c - 1)
+            if t is not None:
+                need |= 8
+                if TILE_MASK[t] & 2:
+                    req |= 8
             fits[c] = need << 4 | req
         an.fits = fits
         an.base_fits = None

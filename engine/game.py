@@ -458,9 +458,10 @@ class Game:
         cards = tuple(a.cards)
         if not cards:
             raise IllegalAction("Taking nothing is not an action: choose at least one card.")
-        if len(set(cards)) != len(cards) or any(c not in s.pool for c in cards):
+        chosen = set(cards)
+        if len(chosen) != len(cards) or not chosen.issubset(s.pool):
             raise IllegalAction("You can only take cards that lie in the money pool.")
-        total = sum(CARD_VALUE[c] for c in cards)
+        total = sum([CARD_VALUE[c] for c in cards])
         if len(cards) > 1 and total > TAKE_LIMIT:
             values = " + ".join(str(CARD_VALUE[c]) for c in cards)
             raise IllegalAction(
@@ -485,16 +486,16 @@ class Game:
         hand = s.hands[s.current]
         if not cards:
             raise IllegalAction("Choose the cards you pay with.")
-        if len(set(cards)) != len(cards) or any(c not in hand for c in cards):
+        paid = set(cards)
+        if len(paid) != len(cards) or not paid.issubset(hand):
             raise IllegalAction("You can only pay with cards from your own hand.")
-        currency = Currency(a.slot)
         wrong = [c for c in cards if CARD_CURRENCY[c] != a.slot]
         if wrong:
             raise IllegalAction(
-                f"The building in slot {a.slot + 1} is paid in {currency.label}s only; "
+                f"The building in slot {a.slot + 1} is paid in {Currency(a.slot).label}s only; "
                 f"you offered {_money(wrong)}."
             )
-        total = sum(CARD_VALUE[c] for c in cards)
+        total = sum([CARD_VALUE[c] for c in cards])
         cost = TILE_COST[tile]
         if total < cost:
             raise IllegalAction(
@@ -675,6 +676,9 @@ class Game:
     # --- between turns ------------------------------------------------------------------------
 
     def _begin_turn(self, seat: int, final: bool = False) -> list[Event]:
+        return [self._start_turn(seat, final)]
+
+    def _start_turn(self, seat: int, final: bool) -> Event:
         s = self._s
         s.current = seat
         s.actions_done = 0
@@ -683,7 +687,7 @@ class Game:
         self._turn_actions = []
         self._turn_events = []
         self._turn_start = s.turn_copy()
-        return [_TURN_STARTED[final][seat]]
+        return _TURN_STARTED[final][seat]
 
     def _end_turn(self) -> list[Event]:
         s = self._s
@@ -711,20 +715,25 @@ class Game:
         if drawn:
             events.append(PoolRefilled(tuple(drawn)))
         game_ends = False
-        for slot in range(MARKET_SLOTS):
-            if s.market[slot] is None:
-                if not s.supply:
-                    game_ends = True
-                    continue
-                tile = s.supply.pop()
-                s.market[slot] = tile
-                events.append(_REFILLED[slot][tile])
+        market = s.market
+        if None in market:
+            supply = s.supply
+            for slot in range(MARKET_SLOTS):
+                if market[slot] is None:
+                    if not supply:
+                        game_ends = True
+                        continue
+                    tile = supply.pop()
+                    market[slot] = tile
+                    events.append(_REFILLED[slot][tile])
         for round_no in scoring:
             events.append(self._hold_scoring(round_no))
             events.extend(self._dirk_draws(round_no))
         if game_ends:
-            return events + self._distribute()
-        return events + self._begin_turn((s.current + 1) % self.players)
+            events.extend(self._distribute())
+        else:
+            events.append(self._start_turn((s.current + 1) % self.players, False))
+        return events
 
     def _draw(self, events: list[Event], scoring: list[int]) -> int | None:
         s = self._s

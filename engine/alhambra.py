@@ -509,11 +509,18 @@ class Alhambra:
         cached = an.legal_by_mask.get(mask)
         if cached is None:
             fit = _FITS[mask]
-            found = [c for c, nr in self._frontier().items() if fit[nr]]
+            frontier = an.frontier
+            if frontier is None:
+                frontier = self._frontier()
+            found = [c for c, nr in frontier.items() if fit[nr]]
             found.sort()
             cells = _CELLS
-            if self.holes == "classic":
-                blocked = self._blocked()
+            if not found:
+                cached = ()
+            elif self.holes == "classic":
+                blocked = an.blocked
+                if blocked is None:
+                    blocked = self._blocked()
                 cached = tuple([cells[c] for c in found if c not in blocked])
             else:
                 no_hole = self._no_hole
@@ -672,10 +679,17 @@ class Alhambra:
         cached = an.swap_by_mask.get(mask)
         if cached is None:
             fit = _FITS[mask]
-            found = [c for c, nr in self._fits().items() if fit[nr]]
-            found.sort()
-            cells = _CELLS
-            cached = an.swap_by_mask[mask] = tuple([cells[c] for c in found])
+            fits = an.fits
+            if fits is None:
+                fits = self._fits()
+            found = [c for c, nr in fits.items() if fit[nr]]
+            if found:
+                found.sort()
+                cells = _CELLS
+                cached = tuple([cells[c] for c in found])
+            else:
+                cached = ()
+            an.swap_by_mask[mask] = cached
         return cached
 
     def _fits(self) -> dict[int, int]:

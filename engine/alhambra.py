@@ -14,7 +14,7 @@ foot and whether filling it makes a hole does not depend on the tile at all.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
-from typing import Literal, TypeVar, cast
+from typing import Any, Literal, TypeVar, cast
 
 from .catalogue import TILE_MASK, TILE_TYPE, Building, Side
 
@@ -339,7 +339,7 @@ class Alhambra:
         self._an = an
 
     @property
-    def memo(self) -> dict[Hashable, object]:
+    def memo(self) -> dict[Hashable, Any]:
         """The store behind `derived`, for the engine's own inner loops (same rules)."""
         return self._an.memo
 

@@ -16,7 +16,7 @@ import json
 import random
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from .actions import (
     Action,
@@ -367,19 +367,23 @@ class Game:
         memo = alhambra.memo
         reserve = tuple(s.reserves[s.current])
         key = ("redesign", reserve)
-        found = memo.get(key)
+        found: tuple[Action, ...] | None = memo.get(key)
         if found is None:
-            removals = memo.get("remove")
+            removals: tuple[Action, ...] | None = memo.get("remove")
             if removals is None:
                 removals = memo["remove"] = _removals(alhambra)
-            out = list(cast(tuple[Action, ...], removals))
-            for tile in reserve:
-                rebuilds = memo.get(tile)
-                if rebuilds is None:
-                    rebuilds = memo[tile] = _rebuilds(alhambra, tile)
-                out.extend(cast(tuple[Action, ...], rebuilds))
-            found = memo[key] = tuple(out)
-        return cast(tuple[Action, ...], found)
+            if reserve:
+                out = list(removals)
+                for tile in reserve:
+                    rebuilds: tuple[Action, ...] | None = memo.get(tile)
+                    if rebuilds is None:
+                        rebuilds = memo[tile] = _rebuilds(alhambra, tile)
+                    out.extend(rebuilds)
+                found = tuple(out)
+            else:
+                found = removals
+            memo[key] = found
+        return found
 
     def _placements(self) -> list[Action]:
         s = self._s
@@ -389,10 +393,10 @@ class Game:
         out: list[Action] = []
         for tile in s.pending:
             key = -tile  # tiles are 1..54: placements are kept under their negated ids
-            places = memo.get(key)
+            places: tuple[Action, ...] | None = memo.get(key)
             if places is None:
                 places = memo[key] = _places(alhambra, tile)
-            out.extend(cast(tuple[Action, ...], places))
+            out.extend(places)
             out.append(_RESERVE[tile])
             if dirk:
                 out.append(_DIRK[tile])

@@ -7,8 +7,16 @@ next changes: `legal_actions()` asks the same questions many times between two c
 
 A cell accepts a tile depending only on the tile's wall mask, so the analysis keeps, per empty
 frontier cell, the sides that have a neighbour (`need`) and which of those present a wall
-(`req`): a tile fits when its mask agrees with `req` on `need`. Whether the cell is reachable on
-foot and whether filling it makes a hole does not depend on the tile at all.
+(`req`), packed as one small integer: a tile fits when its mask agrees with `req` on `need`
+(one table look-up, `_FITS`), and the same test over the buildings' neighbours says which
+building a reserve tile may replace. Whether filling the cell makes a hole does not depend on
+the tile, and is worked out only for cells some asked-for tile fits (under the classic rule, for
+all of them at once from the frontier cells that have three neighbours).
+
+A change touches the (need, req) of the changed cell and its four neighbours only, so a new
+analysis starts from the last one worked out, up to `_PATCH_LIMIT` changes back, and patches
+those cells; the cut vertices that say which buildings can be removed are patched too when the
+building placed or removed is reached from one side only.
 """
 
 from __future__ import annotations

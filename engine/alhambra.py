@@ -7,14 +7,22 @@ next changes: `legal_actions()` asks the same questions many times between two c
 
 A cell accepts a tile depending only on the tile's wall mask, so the analysis keeps, per empty
 frontier cell, the sides that have a neighbour (`need`) and which of those present a wall
-(`req`): a tile fits when its mask agrees with `req` on `need`. Whether the cell is reachable on
-foot and whether filling it makes a hole does not depend on the tile at all.
+(`req`), packed as one small integer: a tile fits when its mask agrees with `req` on `need`
+(one table look-up, `_FITS`), and the same test over the buildings' neighbours says which
+building a reserve tile may replace. Whether filling the cell makes a hole does not depend on
+the tile, and is worked out only for cells some asked-for tile fits (under the classic rule, for
+all of them at once from the frontier cells that have three neighbours).
+
+A change touches the (need, req) of the changed cell and its four neighbours only, so a new
+analysis starts from the last one worked out, up to `_PATCH_LIMIT` changes back, and patches
+those cells; the cut vertices that say which buildings can be removed are patched too when the
+building placed or removed is reached from one side only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
-from typing import Literal, TypeVar, cast
+from typing import Any, Literal, TypeVar, cast
 
 from .catalogue import TILE_MASK, TILE_TYPE, Building, Side
 
@@ -53,6 +61,44 @@ def _key(cell: Cell) -> int:
 def _cell(key: int) -> Cell:
     x = (key + _HALF) % _ROW - _HALF
     return x, (key - x) // _ROW
+
+
+class _CellMap(dict[int, Cell]):
+    """Packed cell -> (x, y), each tuple made once: the engine's inner loops hand out the same
+    few dozen cells again and again, and a lookup is cheaper than the arithmetic."""
+
+    __slots__ = ()
+
+    def __missing__(self, key: int) -> Cell:
+        cell = self[key] = _cell(key)
+        return cell
+
+
+_CELLS = _CellMap()
+
+#: _FITS[mask][need << 4 | req]: 1 when a tile with wall `mask` agrees with the walls `req` on
+#: the sides `need` that have a neighbour, and meets some neighbour open to open (so it can be
+#: walked to). The same test says where a tile may be placed and which building it may replace.
+_FITS: tuple[bytes, ...] = tuple(
+    bytes(1 if (mask & (nr >> 4)) == (nr & 15) and (nr >> 4) & ~nr & 15 else 0 for nr in range(256))
+    for mask in range(16)
+)
+#: _MISSING[need]: the step to the one side without a neighbour when `need` has three of the
+#: four, else 0 (filling that side's cell would enclose the cell on all four sides).
+_MISSING: tuple[int, ...] = tuple(
+    {14: _N, 13: _E, 11: _S, 7: _W}.get(need, 0) for need in range(16)
+)
+#: Patches of the frontier and of the swap fits reach back at most this many changes.
+_PATCH_LIMIT = 8
+
+
+def _around(dirty: tuple[int, ...]) -> Iterable[int]:
+    """The changed cells and their four neighbours: what a patch of the frontier or of the swap
+    fits recomputes."""
+    if len(dirty) == 1:
+        k = dirty[0]
+        return (k, k - _ROW, k + 1, k + _ROW, k - 1)
+    return {c for k in dirty for c in (k, k - _ROW, k + 1, k + _ROW, k - 1)}
 
 
 def _outside_after(
@@ -106,39 +152,45 @@ class _Analysis:
     __slots__ = (
         "base",
         "base_fits",
+        "blocked",
         "cut",
         "dirty",
+        "dirty_fits",
         "fits",
         "frontier",
         "legal_by_mask",
         "longest_wall",
         "memo",
+        "ok",
         "outside",
         "previews",
         "removable",
         "swap_by_mask",
     )
 
-    def __init__(
-        self, base: dict[int, tuple[int, int, bool]] | None = None, dirty: int = 0
-    ) -> None:
-        # packed cell -> (need, req, ok), north to south: ok is True when some tile may go there
-        # (walkable, no hole)
-        self.frontier: dict[int, tuple[int, int, bool]] | None = None
-        # The frontier of the grid before the cell `dirty` changed: patching it near that cell
-        # is cheaper than walking the whole grid again.
-        self.base = base
-        self.dirty = dirty
+    def __init__(self) -> None:
+        # empty cell with a building beside it -> need << 4 | req: the sides with a neighbour
+        # (`need`) and those of them that present a wall (`req`); in no particular order
+        self.frontier: dict[int, int] | None = None
+        # The frontier of an earlier state of the grid and the cells changed since (at most
+        # _PATCH_LIMIT): patching it around those cells is cheaper than walking the whole grid.
+        self.base: dict[int, int] | None = None
+        self.dirty: tuple[int, ...] = ()
+        # frontier cell -> True when filling it leaves no hole, worked out when first asked
+        # (strict rule); under the classic rule, the cells that would make a hole
+        self.ok: dict[int, bool] = {}
+        self.blocked: frozenset[int] | None = None
         self.legal_by_mask: dict[int, tuple[Cell, ...]] = {}
         self.removable: tuple[Cell, ...] | None = None
         # the buildings whose removal would strand another one, when every building is reached
         self.cut: frozenset[int] | None = None
         self.outside: frozenset[int] | None = None
         self.longest_wall: int | None = None
-        # building cell -> (need, req) of its neighbours, for swaps
-        self.fits: dict[int, tuple[int, int]] | None = None
-        # the fits of the grid before the cell `dirty` changed, to patch around that cell
-        self.base_fits: dict[int, tuple[int, int]] | None = None
+        # building cell -> need << 4 | req of its neighbours, for swaps
+        self.fits: dict[int, int] | None = None
+        # the fits of an earlier state and the cells changed since, like `base` and `dirty`
+        self.base_fits: dict[int, int] | None = None
+        self.dirty_fits: tuple[int, ...] = ()
         self.swap_by_mask: dict[int, tuple[Cell, ...]] = {}
         # (tile, cell) -> the grid with that tile placed, see `Alhambra.preview`
         self.previews: dict[tuple[int, Cell], Alhambra] = {}
@@ -227,7 +279,8 @@ class Alhambra:
 
     def __iter__(self) -> Iterator[tuple[Cell, int]]:
         grid = self._grid
-        return iter([(_cell(k), grid[k]) for k in sorted(grid)])
+        cells = _CELLS
+        return iter([(cells[k], grid[k]) for k in sorted(grid)])
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -274,27 +327,29 @@ class Alhambra:
 
     def _changed(self, k: int, placed: int | None = None) -> None:
         """Forget what was derived from the grid before the cell `k` changed, but keep what is
-        cheap to patch: a building added, removed or swapped there changes the frontier only near
-        it (under the classic hole rule; a strict hole can be far away), and a building `placed`
-        that one can walk to from one neighbour only makes just that neighbour a cut vertex."""
+        cheap to patch: a building added, removed or swapped there changes the frontier and the
+        swap fits only beside it, and a building `placed` that one can walk to from one
+        neighbour only makes just that neighbour a cut vertex."""
         old = self._an
-        an = _Analysis(old.frontier if self.holes == "classic" else None, k)
+        an = _Analysis()
+        if old.frontier is not None:
+            an.base, an.dirty = old.frontier, (k,)
+        elif old.base is not None and len(old.dirty) < _PATCH_LIMIT:
+            an.base, an.dirty = old.base, (*old.dirty, k)
         if old.fits is not None:
-            an.base_fits = old.fits
+            an.base_fits, an.dirty_fits = old.fits, (k,)
+        elif old.base_fits is not None and len(old.dirty_fits) < _PATCH_LIMIT:
+            an.base_fits, an.dirty_fits = old.base_fits, (*old.dirty_fits, k)
         if placed is not None and old.cut is not None:
-            grid = self._grid
-            mask = TILE_MASK[placed]
-            via = -1
-            ways = 0
-            for bit, d, opp in _STEPS:
-                if not mask & bit:
-                    t = grid.get(k + d)
-                    if t is not None and not TILE_MASK[t] & opp:
-                        via = k + d
-                        ways += 1
-            if ways == 1:
+            via = self._only_way(k, placed)
+            if via is not None:
                 an.cut = old.cut if via == 0 else old.cut | {via}
         self._an = an
+
+    @property
+    def memo(self) -> dict[Hashable, Any]:
+        """The store behind `derived`, for the engine's own inner loops (same rules)."""
+        return self._an.memo
 
     def derived(self, key: Hashable, make: Callable[[], T]) -> T:
         """`make()`, computed once per state of the grid and kept with the grid's analysis
@@ -328,14 +383,42 @@ class Alhambra:
 
     def remove(self, cell: Cell) -> int:
         k = _key(cell)
-        tile = self._grid.pop(k)
+        grid = self._grid
+        old = self._an
+        # A building one walks to from one neighbour only leaves the other buildings' paths as
+        # they were: only that neighbour may stop being a cut vertex.
+        cut = old.cut
+        via = self._only_way(k, grid[k]) if cut is not None and k not in cut else None
+        tile = grid.pop(k)
         self._counts[TILE_TYPE[tile]] -= 1
-        cells = [_cell(c) for c in self._grid]
-        xs = [c[0] for c in cells]
-        ys = [c[1] for c in cells]
-        self._min_x, self._max_x, self._min_y, self._max_y = min(xs), max(xs), min(ys), max(ys)
+        x, y = cell
+        if x in (self._min_x, self._max_x) or y in (self._min_y, self._max_y):
+            cells = [_cell(c) for c in grid]
+            xs = [c[0] for c in cells]
+            ys = [c[1] for c in cells]
+            self._min_x, self._max_x, self._min_y, self._max_y = min(xs), max(xs), min(ys), max(ys)
         self._changed(k)
+        if cut is not None and via is not None:
+            cut = cut - {k, via}
+            if via and len(self._reachable(exclude=via)) < len(grid) - 1:
+                cut |= {via}
+            self._an.cut = cut
         return tile
+
+    def _only_way(self, k: int, tile: int) -> int | None:
+        """The one neighbour the building `tile` at (or for) cell `k` is walked to from, None if
+        there are several or none."""
+        grid = self._grid
+        mask = TILE_MASK[tile]
+        via = None
+        for bit, d, opp in _STEPS:
+            if not mask & bit:
+                t = grid.get(k + d)
+                if t is not None and not TILE_MASK[t] & opp:
+                    if via is not None:
+                        return None
+                    via = k + d
+        return via
 
     def swap(self, tile: int, cell: Cell) -> int:
         k = _key(cell)
@@ -351,72 +434,77 @@ class Alhambra:
 
     # --- placement ----------------------------------------------------------------------------
 
-    def _frontier(self) -> dict[int, tuple[int, int, bool]]:
+    def _frontier(self) -> dict[int, int]:
         an = self._an
-        if an.frontier is not None:
-            return an.frontier
+        frontier = an.frontier
+        if frontier is not None:
+            return frontier
         grid = self._grid
-        entry = self._frontier_entry
-        frontier: dict[int, tuple[int, int, bool]]
         # Read once: grids built from the same tiles share their analysis, and a computer
         # player in another thread may be working this very analysis out.
         base = an.base
         if base is not None:
-            # Only cells within two steps of the changed one can change: their neighbours (need,
-            # req) lie within one step, and the classic hole test looks one step further.
+            # (need, req) of a cell depends on its four neighbours only.
             frontier = base.copy()
-            k = an.dirty
-            for d in _NEAR:
-                c = k + d
-                if c in grid:
-                    frontier.pop(c, None)
-                    continue
-                e = entry(c)
-                if e is None:
-                    frontier.pop(c, None)
-                else:
-                    frontier[c] = e
-            an.base = None
+            cells: Iterable[int] = _around(an.dirty)
         else:
             frontier = {}
-            for k in grid:
-                for d in _DELTAS:
-                    c = k + d
-                    if c in grid or c in frontier:
-                        continue
-                    e = entry(c)
-                    assert e is not None
-                    frontier[c] = e
-        an.frontier = {c: frontier[c] for c in sorted(frontier)}
-        return an.frontier
+            cells = {k + d for k in grid for d in _DELTAS}
+        get = grid.get
+        for c in cells:
+            if c in grid:
+                frontier.pop(c, None)
+                continue
+            need = req = 0
+            t = get(c - _ROW)
+            if t is not None:
+                need = 1
+                if TILE_MASK[t] & 4:
+                    req = 1
+            t = get(c + 1)
+            if t is not None:
+                need |= 2
+                if TILE_MASK[t] & 8:
+                    req |= 2
+            t = get(c + _ROW)
+            if t is not None:
+                need |= 4
+                if TILE_MASK[t] & 1:
+                    req |= 4
+            t = get(c - 1)
+            if t is not None:
+                need |= 8
+                if TILE_MASK[t] & 2:
+                    req |= 8
+            if need:
+                frontier[c] = need << 4 | req
+            else:
+                frontier.pop(c, None)
+        an.frontier = frontier
+        an.base = None
+        return frontier
 
-    def _frontier_entry(self, c: int) -> tuple[int, int, bool] | None:
-        """(need, req, ok) of the empty cell `c`, None if no building touches it."""
-        grid = self._grid
-        need = req = 0
-        n = grid.get(c - _ROW)
-        if n is not None:
-            need = 1
-            if TILE_MASK[n] & 4:
-                req = 1
-        n = grid.get(c + 1)
-        if n is not None:
-            need |= 2
-            if TILE_MASK[n] & 8:
-                req |= 2
-        n = grid.get(c + _ROW)
-        if n is not None:
-            need |= 4
-            if TILE_MASK[n] & 1:
-                req |= 4
-        n = grid.get(c - 1)
-        if n is not None:
-            need |= 8
-            if TILE_MASK[n] & 2:
-                req |= 8
-        if not need:
-            return None
-        return need, req, bool(need & ~req) and not self._makes_hole(c)
+    def _no_hole(self, c: int) -> bool:
+        """Filling the empty cell `c` keeps the hole rule (worked out once per grid state)."""
+        if self.holes == "classic":
+            return c not in self._blocked()
+        ok = self._an.ok
+        found = ok.get(c)
+        if found is None:
+            found = ok[c] = not self._makes_hole(c)
+        return found
+
+    def _blocked(self) -> frozenset[int]:
+        """Classic rule: the empty cells whose filling would enclose a neighbour on all four
+        sides, i.e. the missing neighbour of each frontier cell that has the other three."""
+        an = self._an
+        blocked = an.blocked
+        if blocked is None:
+            missing = _MISSING
+            blocked = an.blocked = frozenset(
+                [n + missing[nr >> 4] for n, nr in self._frontier().items() if missing[nr >> 4]]
+            )
+        return blocked
 
     def legal_positions(self, tile: int) -> list[Cell]:
         """Every empty cell where `tile` may be placed, sorted north to south, west to east."""
@@ -428,13 +516,23 @@ class Alhambra:
         an = self._an
         cached = an.legal_by_mask.get(mask)
         if cached is None:
-            cached = tuple(
-                [
-                    _cell(c)
-                    for c, (need, req, ok) in self._frontier().items()
-                    if ok and (mask & need) == req
-                ]
-            )
+            fit = _FITS[mask]
+            frontier = an.frontier
+            if frontier is None:
+                frontier = self._frontier()
+            found = [c for c, nr in frontier.items() if fit[nr]]
+            found.sort()
+            cells = _CELLS
+            if not found:
+                cached = ()
+            elif self.holes == "classic":
+                blocked = an.blocked
+                if blocked is None:
+                    blocked = self._blocked()
+                cached = tuple([cells[c] for c in found if c not in blocked])
+            else:
+                no_hole = self._no_hole
+                cached = tuple([cells[c] for c in found if no_hole(c)])
             an.legal_by_mask[mask] = cached
         return cached
 
@@ -448,10 +546,11 @@ class Alhambra:
             return "That is the fountain's cell; nothing can be built there."
         if cell in self:
             return "That cell already holds a building."
-        info = self._frontier().get(_key(cell)) if -_HALF < cell[0] < _HALF else None
+        k = _key(cell)
+        info = self._frontier().get(k) if -_HALF < cell[0] < _HALF else None
         if info is None:
             return "A building must touch another building on a side (a corner is not enough)."
-        need, req, ok = info
+        need, req = info >> 4, info & 15
         mask = TILE_MASK[tile]
         bad = (mask ^ req) & need
         if bad:
@@ -466,7 +565,7 @@ class Alhambra:
                 "It would touch its neighbours only wall to wall, so nobody could walk to it "
                 "from the fountain."
             )
-        if not ok:
+        if not self._no_hole(k):
             return self._hole_message()
         return None
 
@@ -587,42 +686,66 @@ class Alhambra:
         an = self._an
         cached = an.swap_by_mask.get(mask)
         if cached is None:
+            fit = _FITS[mask]
             fits = an.fits
             if fits is None:
-                grid = self._grid
-                base = an.base_fits
-                if base is not None:
-                    # Only the changed cell and its neighbours see other neighbours now.
-                    k = an.dirty
-                    cells = [c for c in (k, k - _ROW, k + 1, k + _ROW, k - 1) if c]
-                    fits = dict(base)
-                    for c in cells:
-                        fits.pop(c, None)
-                    cells = [c for c in cells if c in grid]
-                    an.base_fits = None
-                else:
-                    fits = {}
-                    cells = [c for c in grid if c]
-                for c in cells:
-                    need = req = 0
-                    for bit, d, opp in _STEPS:
-                        n = grid.get(c + d)
-                        if n is not None:
-                            need |= bit
-                            if TILE_MASK[n] & opp:
-                                req |= bit
-                    fits[c] = (need, req)
-                fits = {c: fits[c] for c in sorted(fits)}
-                an.fits = fits
-            cached = tuple(
-                [
-                    _cell(c)
-                    for c, (need, req) in fits.items()
-                    if (mask & need) == req and need & ~req
-                ]
-            )
+                fits = self._fits()
+            found = [c for c, nr in fits.items() if fit[nr]]
+            if found:
+                found.sort()
+                cells = _CELLS
+                cached = tuple([cells[c] for c in found])
+            else:
+                cached = ()
             an.swap_by_mask[mask] = cached
         return cached
+
+    def _fits(self) -> dict[int, int]:
+        """Building cell (the fountain excluded) -> need << 4 | req of its neighbours."""
+        an = self._an
+        fits = an.fits
+        if fits is not None:
+            return fits
+        grid = self._grid
+        base = an.base_fits
+        cells: Iterable[int]
+        if base is not None:
+            # Only the changed cells and their neighbours see other neighbours now.
+            fits = base.copy()
+            cells = _around(an.dirty_fits)
+        else:
+            fits = {}
+            cells = list(grid)
+        get = grid.get
+        for c in cells:
+            if not c or c not in grid:
+                fits.pop(c, None)
+                continue
+            need = req = 0
+            t = get(c - _ROW)
+            if t is not None:
+                need = 1
+                if TILE_MASK[t] & 4:
+                    req = 1
+            t = get(c + 1)
+            if t is not None:
+                need |= 2
+                if TILE_MASK[t] & 8:
+                    req |= 2
+            t = get(c + _ROW)
+            if t is not None:
+                need |= 4
+                if TILE_MASK[t] & 1:
+                    req |= 4
+            t = get(c - 1)
+            if t is not None:
+                need |= 8
+                if TILE_MASK[t] & 2:
+                    req |= 8
+            fits[c] = need << 4 | req
+        an.fits = fits
+        an.base_fits = None
+        return fits
 
     def removable(self) -> list[Cell]:
         """Cells whose building may go to the reserve, sorted north to south, west to east."""
@@ -645,9 +768,10 @@ class Alhambra:
             if found is None:
                 return self._stranded()
             cut = self._an.cut = found
+        cells = _CELLS
         return tuple(
             [
-                _cell(c)
+                cells[c]
                 for c in sorted(grid)
                 if c
                 and c not in cut
@@ -668,56 +792,54 @@ class Alhambra:
         return (_cell(c),)
 
     def _cut_vertices(self) -> frozenset[int] | None:
-        """The cut vertices of the walking graph, None if some building is not reached."""
+        """The cut vertices of the walking graph, None if some building is not reached (the
+        fountain may be listed: it never moves anyway)."""
         grid = self._grid
-        cells = list(grid)
-        index = {c: i for i, c in enumerate(cells)}
-        adj: list[list[int]] = []
-        for c in cells:
-            mask = TILE_MASK[grid[c]]
+        adj: dict[int, list[int]] = {}
+        for c, t in grid.items():
+            mask = TILE_MASK[t]
             nbs = []
-            for bit, d, opp in _STEPS:
-                if mask & bit:
-                    continue
-                t = grid.get(c + d)
-                if t is not None and not TILE_MASK[t] & opp:
-                    nbs.append(index[c + d])
-            adj.append(nbs)
-        n = len(cells)
-        order = [-1] * n
-        low = [0] * n
-        parent = [-1] * n
-        pos = [0] * n
-        cut = [False] * n
-        root = index[0]
-        order[root] = 0
-        reached = 1
-        stack = [root]
+            if not mask & 1:
+                n = grid.get(c - _ROW)
+                if n is not None and not TILE_MASK[n] & 4:
+                    nbs.append(c - _ROW)
+            if not mask & 2:
+                n = grid.get(c + 1)
+                if n is not None and not TILE_MASK[n] & 8:
+                    nbs.append(c + 1)
+            if not mask & 4:
+                n = grid.get(c + _ROW)
+                if n is not None and not TILE_MASK[n] & 1:
+                    nbs.append(c + _ROW)
+            if not mask & 8:
+                n = grid.get(c - 1)
+                if n is not None and not TILE_MASK[n] & 2:
+                    nbs.append(c - 1)
+            adj[c] = nbs
+        # Tarjan's walk, without recursion: each frame is (cell, its parent, its neighbours).
+        order = {0: 0}
+        low = {0: 0}
+        cut: set[int] = set()
+        stack: list[tuple[int, int | None, Iterator[int]]] = [(0, None, iter(adj[0]))]
         while stack:
-            v = stack[-1]
-            nbs = adj[v]
-            i = pos[v]
-            if i < len(nbs):
-                pos[v] = i + 1
-                w = nbs[i]
-                if order[w] < 0:
-                    parent[w] = v
-                    order[w] = low[w] = reached
-                    reached += 1
-                    stack.append(w)
-                elif w != parent[v] and order[w] < low[v]:
+            v, p, rest = stack[-1]
+            for w in rest:
+                if w not in order:
+                    order[w] = low[w] = len(order)
+                    stack.append((w, v, iter(adj[w])))
+                    break
+                if w != p and order[w] < low[v]:
                     low[v] = order[w]
             else:
                 stack.pop()
-                p = parent[v]
-                if p >= 0:
+                if p is not None:
                     if low[v] < low[p]:
                         low[p] = low[v]
                     if low[v] >= order[p]:
-                        cut[p] = True
-        if reached < n:
+                        cut.add(p)
+        if len(order) < len(grid):
             return None
-        return frozenset([c for c, i in index.items() if cut[i]])
+        return frozenset(cut)
 
     def can_remove(self, cell: Cell) -> bool:
         return self.removal_error(cell) is None

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from .actions import (
     Action,
@@ -35,7 +35,7 @@ from .actions import (
     action_from_dict,
     action_to_dict,
 )
-from .alhambra import Alhambra
+from .alhambra import Alhambra, Cell
 from .catalogue import (
     CARD_CURRENCY,
     CARD_VALUE,
@@ -75,7 +75,7 @@ from .events import (
     event_to_dict,
 )
 from .options import Options
-from .payments import minimal_payments
+from .payments import sorted_payments
 from .scoring import majority_points
 from .state import Phase, TableState
 from .view import PlayerView, SeatView
@@ -309,44 +309,41 @@ class Game:
         """Every action the current seat may take now (never `Skip`, which is administrative)."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = tuple(self._list_legal())
+            legal = self._legal = self._list_legal()
         return list(legal)
 
-    def _list_legal(self) -> list[Action]:
+    def _list_legal(self) -> tuple[Action, ...]:
         s = self._s
         phase = s.phase
+        undo = bool(self._turn_actions)
+        if phase == "confirm":
+            return _CONFIRM_UNDO if undo else _CONFIRM
         if phase == "over":
-            return []
-        out: list[Action] = []
+            return ()
+        out: list[Action]
         if phase == "action":
-            out.extend(self._takes())
-            out.extend(self._buys())
-            out.extend(self._redesigns())
+            out = [*self._takes(), *self._buys(), *self._redesigns()]
             if s.actions_done:
                 out.extend(self._placements())
             elif not out:
-                out.append(Pass())
-        elif phase == "place":
-            out.extend(self._placements())
+                out.append(_PASS)
         else:
-            out.append(EndTurn())
-        if self._turn_actions:
-            out.append(Undo())
-        return out
+            out = self._placements()
+        if undo:
+            out.append(_UNDO)
+        return tuple(out)
 
     def _takes(self) -> tuple[TakeMoney, ...]:
         pool = tuple(self._s.pool)
         takes = _TAKES.get(pool)
         if takes is None:
-            kinds = tuple(c // 3 for c in pool)
-            takes = tuple(_take(tuple(pool[i] for i in idx)) for idx in _take_choices(kinds))
-            _TAKES.put(pool, takes)
+            takes = _TAKES.put(pool, _list_takes(pool))
         return takes
 
     def _buys(self) -> list[Buy]:
         s = self._s
         mine: tuple[list[int], ...] = ([], [], [], [])
-        for c in s.hands[s.current]:
+        for c in sorted(s.hands[s.current]):
             mine[c // 27].append(c)
         out: list[Buy] = []
         for slot, tile in enumerate(s.market):
@@ -355,34 +352,54 @@ class Game:
             cards = mine[slot]
             if not cards:
                 continue
-            cost = TILE_COST[tile]
-            key = (slot, cost, *sorted(cards))
-            buys = _BUYS.get(key)
+            key = (TILE_COST[tile], *cards)
+            memo = _BUYS[slot]
+            buys = memo.get(key)
             if buys is None:
-                buys = tuple(
-                    Buy(slot, paid) for paid in minimal_payments(cards, slot, TILE_COST[tile])
-                )
-                _BUYS.put(key, buys)
+                made = _BUY_OF[slot]
+                buys = memo.put(key, tuple([made[paid] for paid in sorted_payments(cards, key[0])]))
             out.extend(buys)
         return out
 
-    def _redesigns(self) -> list[Action]:
+    def _redesigns(self) -> tuple[Action, ...]:
         s = self._s
         alhambra = s.alhambras[s.current]
-        out: list[Action] = list(alhambra.derived("remove", partial(_removals, alhambra)))
-        for tile in s.reserves[s.current]:
-            out.extend(alhambra.derived(("reserve", tile), partial(_rebuilds, alhambra, tile)))
-        return out
+        memo = alhambra.memo
+        reserve = tuple(s.reserves[s.current])
+        key = ("redesign", reserve)
+        found: tuple[Action, ...] | None = memo.get(key)
+        if found is None:
+            removals: tuple[Action, ...] | None = memo.get("remove")
+            if removals is None:
+                removals = memo["remove"] = _removals(alhambra)
+            if reserve:
+                out = list(removals)
+                for tile in reserve:
+                    rebuilds: tuple[Action, ...] | None = memo.get(tile)
+                    if rebuilds is None:
+                        rebuilds = memo[tile] = _rebuilds(alhambra, tile)
+                    out.extend(rebuilds)
+                found = tuple(out)
+            else:
+                found = removals
+            memo[key] = found
+        return found
 
     def _placements(self) -> list[Action]:
         s = self._s
         alhambra = s.alhambras[s.current]
+        memo = alhambra.memo
+        dirk = s.dirk is not None and not s.final
         out: list[Action] = []
         for tile in s.pending:
-            out.extend(alhambra.derived(("place", tile), partial(_places, alhambra, tile)))
-            out.append(PlaceInReserve(tile))
-            if s.dirk is not None and not s.final:
-                out.append(GiveToDirk(tile))
+            key = -tile  # tiles are 1..54: placements are kept under their negated ids
+            places: tuple[Action, ...] | None = memo.get(key)
+            if places is None:
+                places = memo[key] = _places(alhambra, tile)
+            out.extend(places)
+            out.append(_RESERVE[tile])
+            if dirk:
+                out.append(_DIRK[tile])
         return out
 
     # --- applying -----------------------------------------------------------------------------
@@ -407,9 +424,11 @@ class Game:
         return events
 
     def _handle(self, action: Action) -> list[Event]:
-        # Every handler checks everything first, then changes the state. The commonest actions
-        # come first: each case is one isinstance check.
-        match action:
+        # Every handler checks everything first, then changes the state.
+        handler = _HANDLERS.get(type(action))
+        if handler is not None:
+            return handler(self, action)
+        match action:  # subclasses of the actions, and what is no action at all
             case EndTurn():
                 return self._do_end_turn(action)
             case TakeMoney():
@@ -443,9 +462,10 @@ class Game:
         cards = tuple(a.cards)
         if not cards:
             raise IllegalAction("Taking nothing is not an action: choose at least one card.")
-        if len(set(cards)) != len(cards) or any(c not in s.pool for c in cards):
+        chosen = set(cards)
+        if len(chosen) != len(cards) or not chosen.issubset(s.pool):
             raise IllegalAction("You can only take cards that lie in the money pool.")
-        total = sum(CARD_VALUE[c] for c in cards)
+        total = sum([CARD_VALUE[c] for c in cards])
         if len(cards) > 1 and total > TAKE_LIMIT:
             values = " + ".join(str(CARD_VALUE[c]) for c in cards)
             raise IllegalAction(
@@ -470,16 +490,16 @@ class Game:
         hand = s.hands[s.current]
         if not cards:
             raise IllegalAction("Choose the cards you pay with.")
-        if len(set(cards)) != len(cards) or any(c not in hand for c in cards):
+        paid = set(cards)
+        if len(paid) != len(cards) or not paid.issubset(hand):
             raise IllegalAction("You can only pay with cards from your own hand.")
-        currency = Currency(a.slot)
         wrong = [c for c in cards if CARD_CURRENCY[c] != a.slot]
         if wrong:
             raise IllegalAction(
-                f"The building in slot {a.slot + 1} is paid in {currency.label}s only; "
+                f"The building in slot {a.slot + 1} is paid in {Currency(a.slot).label}s only; "
                 f"you offered {_money(wrong)}."
             )
-        total = sum(CARD_VALUE[c] for c in cards)
+        total = sum([CARD_VALUE[c] for c in cards])
         cost = TILE_COST[tile]
         if total < cost:
             raise IllegalAction(
@@ -660,6 +680,9 @@ class Game:
     # --- between turns ------------------------------------------------------------------------
 
     def _begin_turn(self, seat: int, final: bool = False) -> list[Event]:
+        return [self._start_turn(seat, final)]
+
+    def _start_turn(self, seat: int, final: bool) -> Event:
         s = self._s
         s.current = seat
         s.actions_done = 0
@@ -667,40 +690,54 @@ class Game:
         s.turn_no += 1
         self._turn_actions = []
         self._turn_events = []
-        self._turn_start = s.copy()
-        return [TurnStarted(seat, final)]
+        self._turn_start = s.turn_copy()
+        return _TURN_STARTED[final][seat]
 
     def _end_turn(self) -> list[Event]:
         s = self._s
-        events: list[Event] = [TurnEnded(s.current)]
+        # The turn's start shares with the table what only the end of a turn changes (see
+        # `TableState.turn_copy`): it goes first, and the next turn takes its own.
+        self._turn_start = None
+        events: list[Event] = [_TURN_ENDED[s.current]]
         self._turn_actions = []
         if s.final:
             return events + self._next_final_turn()
         scoring: list[int] = []
         drawn: list[int] = []
-        while len(s.pool) < POOL_SIZE:
-            card = self._draw(events, scoring)
-            if card is None:
-                break
-            s.pool.append(card)
+        pool = s.pool
+        while len(pool) < POOL_SIZE:
+            deck = s.deck
+            if deck and deck[-1] < SCORING_CARD_1:
+                card = deck.pop()  # the common case of `_draw`
+            else:
+                drew = self._draw(events, scoring)
+                if drew is None:
+                    break
+                card = drew
+            pool.append(card)
             drawn.append(card)
         if drawn:
             events.append(PoolRefilled(tuple(drawn)))
         game_ends = False
-        for slot in range(MARKET_SLOTS):
-            if s.market[slot] is None:
-                if not s.supply:
-                    game_ends = True
-                    continue
-                tile = s.supply.pop()
-                s.market[slot] = tile
-                events.append(MarketRefilled(slot, tile))
+        market = s.market
+        if None in market:
+            supply = s.supply
+            for slot in range(MARKET_SLOTS):
+                if market[slot] is None:
+                    if not supply:
+                        game_ends = True
+                        continue
+                    tile = supply.pop()
+                    market[slot] = tile
+                    events.append(_REFILLED[slot][tile])
         for round_no in scoring:
             events.append(self._hold_scoring(round_no))
             events.extend(self._dirk_draws(round_no))
         if game_ends:
-            return events + self._distribute()
-        return events + self._begin_turn((s.current + 1) % self.players)
+            events.extend(self._distribute())
+        else:
+            events.append(self._start_turn((s.current + 1) % self.players, False))
+        return events
 
     def _draw(self, events: list[Event], scoring: list[int]) -> int | None:
         s = self._s
@@ -909,36 +946,58 @@ class Game:
         return other
 
 
-class _Memo(Generic[K, V]):
+class _Made(dict[K, V]):
+    """Immutable values made once per key, when first asked for (forgotten when too many)."""
+
+    __slots__ = ("_make",)
+
+    def __init__(self, make: Callable[[K], V]) -> None:
+        super().__init__()
+        self._make = make
+
+    def __missing__(self, key: K) -> V:
+        if len(self) >= 20_000:
+            self.clear()
+        value = self[key] = self._make(key)
+        return value
+
+
+class _Memo(dict[K, V]):
     """A bounded memo of pure results (emptied when full): actions are immutable values, so
     handing the same object to every game that asks is safe, and building them is a good part of
     what `legal_actions()` costs."""
 
-    __slots__ = ("_d", "_limit")
+    __slots__ = ("_limit",)
 
     def __init__(self, limit: int) -> None:
-        self._d: dict[K, V] = {}
+        super().__init__()
         self._limit = limit
 
-    def get(self, key: K) -> V | None:
-        return self._d.get(key)
-
     def put(self, key: K, value: V) -> V:
-        if len(self._d) >= self._limit:
-            self._d.clear()
-        self._d[key] = value
+        if len(self) >= self._limit:
+            self.clear()
+        self[key] = value
         return value
 
 
 _TAKES: _Memo[tuple[int, ...], tuple[TakeMoney, ...]] = _Memo(20_000)
+#: the card values of a pool (in pool order) -> the subsets of positions one may take
 _TAKE_CHOICES: _Memo[tuple[int, ...], tuple[tuple[int, ...], ...]] = _Memo(20_000)
-_BUYS: _Memo[tuple[int, ...], tuple[Buy, ...]] = _Memo(20_000)
-#: The redesign and placement actions made so far, by tile and cell (the `_Memo` idea, keyed
-#: by the cell tuples the grid hands out, so that looking one up builds nothing).
-_REMOVALS: dict[tuple[int, int], Action] = {}
-_BUILDS: tuple[dict[tuple[int, int], Action], ...] = tuple({} for _ in TILES)
-_SWAPS: tuple[dict[tuple[int, int], Action], ...] = tuple({} for _ in TILES)
-_PLACES: tuple[dict[tuple[int, int], Action], ...] = tuple({} for _ in TILES)
+#: per market slot: cost << 27 | the hand's cards of that currency as bits -> the payments
+_BUYS: tuple[_Memo[tuple[int, ...], tuple[Buy, ...]], ...] = tuple(_Memo(5_000) for _ in range(4))
+_CURRENCY_BITS = (1 << 27) - 1
+#: per market slot: the buy actions made so far, by the cards paid
+_BUY_OF: tuple[_Made[tuple[int, ...], Buy], ...] = tuple(
+    _Made(partial(Buy, slot)) for slot in range(MARKET_SLOTS)
+)
+#: the take actions made so far, by the cards taken
+_TAKE_OF: dict[tuple[int, ...], TakeMoney] = {}
+_RESERVE: tuple[PlaceInReserve, ...] = tuple(PlaceInReserve(t) for t in range(len(TILES)))
+_DIRK: tuple[GiveToDirk, ...] = tuple(GiveToDirk(t) for t in range(len(TILES)))
+_PASS = Pass()
+_UNDO = Undo()
+_CONFIRM: tuple[Action, ...] = (EndTurn(),)
+_CONFIRM_UNDO: tuple[Action, ...] = (EndTurn(), _UNDO)
 #: the subsets of the pool's positions, in the order of their bit masks
 _SUBSETS = tuple(
     tuple(tuple(i for i in range(n) if bits >> i & 1) for bits in range(1, 1 << n))
@@ -950,22 +1009,28 @@ def _take_choices(kinds: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """Which pool positions each distinct take picks, given each card's currency and value
     (`card // 3`): cards of the same currency and value make the same choice, so only the first
     subset of each kind is listed, in the order of the subsets' bit masks."""
-    found = _TAKE_CHOICES.get(kinds)
-    if found is None:
-        values = [k % 9 + 1 for k in kinds]
-        seen: set[tuple[int, ...]] = set()
-        out = []
+    values = tuple([k % 9 + 1 for k in kinds])
+    allowed = _TAKE_CHOICES.get(values)
+    if allowed is None:
         subsets = _SUBSETS[len(kinds)] if len(kinds) <= POOL_SIZE else _subsets(len(kinds))
-        for idx in subsets:
-            if len(idx) > 1 and sum([values[i] for i in idx]) > TAKE_LIMIT:
-                continue
-            key = tuple(sorted([kinds[i] for i in idx]))
-            if key in seen:
-                continue
+        allowed = _TAKE_CHOICES.put(
+            values,
+            tuple(
+                idx
+                for idx in subsets
+                if len(idx) == 1 or sum([values[i] for i in idx]) <= TAKE_LIMIT
+            ),
+        )
+    if len(set(kinds)) == len(kinds):
+        return allowed  # no two cards alike: every subset is a take of its own
+    seen: set[tuple[int, ...]] = set()
+    out = []
+    for idx in allowed:
+        key = tuple(sorted([kinds[i] for i in idx]))
+        if key not in seen:
             seen.add(key)
             out.append(idx)
-        found = _TAKE_CHOICES.put(kinds, tuple(out))
-    return found
+    return tuple(out)
 
 
 def _subsets(n: int) -> tuple[tuple[int, ...], ...]:
@@ -973,43 +1038,65 @@ def _subsets(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(i for i in range(n) if bits >> i & 1) for bits in range(1, 1 << n))
 
 
-def _take(cards: tuple[int, ...]) -> TakeMoney:
-    return TakeMoney(cards)
+def _list_takes(pool: tuple[int, ...]) -> tuple[TakeMoney, ...]:
+    made = _TAKE_OF
+    out = []
+    for idx in _take_choices(tuple([c // 3 for c in pool])):
+        cards = tuple([pool[i] for i in idx])
+        take = made.get(cards)
+        if take is None:
+            if len(made) >= 20_000:
+                made.clear()
+            take = made[cards] = TakeMoney(cards)
+        out.append(take)
+    return tuple(out)
 
 
 def _removals(alhambra: Alhambra) -> tuple[Action, ...]:
     made = _REMOVALS
-    get = made.get
-    return tuple(
-        [get(c) or _made(made, c, RemoveToReserve(*c)) for c in alhambra.removable_cells()]
-    )
+    return tuple([made[c] for c in alhambra.removable_cells()])
 
 
 def _rebuilds(alhambra: Alhambra, tile: int) -> tuple[Action, ...]:
     builds = _BUILDS[tile]
     swaps = _SWAPS[tile]
-    get_build = builds.get
-    get_swap = swaps.get
-    return (
-        *[
-            get_build(c) or _made(builds, c, PlaceFromReserve(tile, *c))
-            for c in alhambra.legal_cells(tile)
-        ],
-        *[get_swap(c) or _made(swaps, c, Swap(tile, *c)) for c in alhambra.swap_cells(tile)],
+    return tuple(
+        [builds[c] for c in alhambra.legal_cells(tile)]
+        + [swaps[c] for c in alhambra.swap_cells(tile)]
     )
 
 
 def _places(alhambra: Alhambra, tile: int) -> tuple[Action, ...]:
     made = _PLACES[tile]
-    get = made.get
-    return tuple([get(c) or _made(made, c, Place(tile, *c)) for c in alhambra.legal_cells(tile)])
+    return tuple([made[c] for c in alhambra.legal_cells(tile)])
 
 
-def _made(made: dict[tuple[int, int], Action], cell: tuple[int, int], action: Action) -> Action:
-    if len(made) >= 4_096:
-        made.clear()
-    made[cell] = action
-    return action
+def _removal(cell: Cell) -> Action:
+    return RemoveToReserve(*cell)
+
+
+def _build(tile: int, cell: Cell) -> Action:
+    return PlaceFromReserve(tile, *cell)
+
+
+def _swap(tile: int, cell: Cell) -> Action:
+    return Swap(tile, *cell)
+
+
+def _place(tile: int, cell: Cell) -> Action:
+    return Place(tile, *cell)
+
+
+#: The redesign and placement actions made so far, by tile and cell (the `_Memo` idea, keyed
+#: by the cell tuples the grid hands out, so that looking one up builds nothing).
+_REMOVALS: _Made[Cell, Action] = _Made(_removal)
+_BUILDS: tuple[_Made[Cell, Action], ...] = tuple(
+    _Made(partial(_build, t)) for t in range(len(TILES))
+)
+_SWAPS: tuple[_Made[Cell, Action], ...] = tuple(_Made(partial(_swap, t)) for t in range(len(TILES)))
+_PLACES: tuple[_Made[Cell, Action], ...] = tuple(
+    _Made(partial(_place, t)) for t in range(len(TILES))
+)
 
 
 def _view_cells(alhambra: Alhambra) -> tuple[tuple[int, int, int], ...]:
@@ -1024,3 +1111,30 @@ def _ranks(scores: Sequence[int]) -> list[int]:
 _STEPS = frozenset(
     {TakeMoney, Buy, RemoveToReserve, PlaceFromReserve, Swap, Place, PlaceInReserve, GiveToDirk}
 )
+
+
+#: Events that carry only a seat, or a slot and a tile, made once (they are immutable values).
+_TURN_ENDED: _Made[int, TurnEnded] = _Made(TurnEnded)
+_TURN_STARTED: tuple[_Made[int, TurnStarted], ...] = (
+    _Made(lambda seat: TurnStarted(seat, False)),
+    _Made(lambda seat: TurnStarted(seat, True)),
+)
+_REFILLED: tuple[_Made[int, MarketRefilled], ...] = tuple(
+    _Made(partial(MarketRefilled, slot)) for slot in range(MARKET_SLOTS)
+)
+
+#: The handler of each action type (a subclass of one goes through `_handle`'s match).
+_HANDLERS: dict[type, Callable[[Game, Any], list[Event]]] = {
+    EndTurn: Game._do_end_turn,
+    TakeMoney: Game._do_take,
+    Buy: Game._do_buy,
+    Place: Game._do_place,
+    PlaceInReserve: Game._do_reserve,
+    PlaceFromReserve: Game._do_build,
+    RemoveToReserve: Game._do_remove,
+    Swap: Game._do_swap,
+    GiveToDirk: Game._do_dirk,
+    Pass: Game._do_pass,
+    Undo: Game._do_undo,
+    Skip: Game._do_skip,
+}

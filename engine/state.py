@@ -1,8 +1,9 @@
 """Everything on the table that changes during a game, as one typed record.
 
-`Game` owns one `TableState` and changes it only through actions; it copies it whole at the start
-of every turn so that `Undo` can go back (computer players copy it for every playout too, which is
-why `copy` is written out field by field rather than left to `copy.deepcopy`).
+`Game` owns one `TableState` and changes it only through actions; it keeps a copy of the start of
+every turn so that `Undo` can go back (`turn_copy`, which copies only what a turn's steps change),
+and computer players copy it for every playout, which is why `copy` is written out field by field
+rather than left to `copy.deepcopy`.
 
 `to_dict` and `from_dict` are the `state` and `turn_start` parts of a game snapshot. Stored games
 depend on them: keep the keys, their order and their JSON forms exactly as they are.
@@ -89,6 +90,43 @@ class TableState:
             None if self.ranks is None else list(self.ranks),
             self.turn_no,
             list(self.unclaimed),
+        )
+
+    def turn_copy(self) -> TableState:
+        """A copy for the start of the current seat's turn: independent in everything the turn's
+        steps change (the seat's hand, Alhambra and reserve, the pool, the spent money, the
+        market, the buildings waiting and Dirk's), sharing the rest, which only the end of the
+        turn changes. `Game` drops this copy when the turn ends, before changing any of that."""
+        seat = self.current
+        hands = list(self.hands)
+        hands[seat] = list(hands[seat])
+        alhambras = list(self.alhambras)
+        alhambras[seat] = alhambras[seat].copy()
+        reserves = list(self.reserves)
+        reserves[seat] = list(reserves[seat])
+        return TableState(
+            hands,
+            alhambras,
+            reserves,
+            self.scores,
+            self.deck,
+            list(self.discard),
+            list(self.pool),
+            list(self.market),
+            self.supply,
+            None if self.dirk is None else list(self.dirk),
+            seat,
+            self.phase,
+            self.actions_done,
+            list(self.pending),
+            self.final,
+            self.final_queue,
+            self.scoring_aside,
+            self.rounds,
+            self.reshuffles,
+            self.ranks,
+            self.turn_no,
+            self.unclaimed,
         )
 
     def to_dict(self) -> dict[str, Any]:

@@ -6,6 +6,8 @@ N: 5, 20; E: 6, 21; S: 13, 30; W: 12, 29; N W: 4, 16; N E: 9, 18; E S: 3, 11; S 
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine import TILES, Alhambra, Side
@@ -333,3 +335,59 @@ def test_a_preview_is_the_grid_with_the_tile_placed_and_changes_nothing(tiles):
     for other in BY_WALLS:
         for spot in a.legal_positions(other):
             assert cell in a.preview(other, spot)
+
+
+# --- analyses patched across changes --------------------------------------------------------
+
+
+def _fresh(a: Alhambra) -> Alhambra:
+    """The same grid built anew, building by building, so nothing of `a`'s analysis is shared."""
+    b = Alhambra(a.holes)
+    for cell, tile in a.tiles.items():
+        b.place(tile, cell)
+    return b
+
+
+def _facts(a: Alhambra) -> tuple[object, ...]:
+    return (
+        tuple(a.legal_cells(t) for t in BY_WALLS),
+        tuple(a.swap_cells(t) for t in BY_WALLS),
+        a.removable_cells(),
+        a.longest_wall(),
+        a.bounds(),
+        tuple(a.placement_error(t, c) for t in BY_WALLS[:4] for c in window(a, 1)),
+    )
+
+
+@pytest.mark.parametrize("holes", HOLE_RULES)
+def test_what_a_grid_works_out_after_each_change_equals_a_grid_built_afresh(holes):
+    """Frontier, swap fits and cut vertices are patched around each change, sometimes several
+    changes back: random placements, removals and swaps must agree with a grid built anew."""
+    rng = random.Random(f"patched/{holes}")
+    for _ in range(30):
+        a = Alhambra(holes)  # type: ignore[arg-type]
+        spare = list(range(1, 55))
+        rng.shuffle(spare)
+        reserve: list[int] = []
+        for _step in range(60):
+            if rng.random() < 0.5:  # ask now and then, so patches reach back several changes
+                assert _facts(a) == _facts(_fresh(a))
+            roll = rng.random()
+            if roll < 0.55 and spare:
+                tile = spare.pop()
+                cells = a.legal_cells(tile)
+                if cells:
+                    a.place(tile, rng.choice(cells))
+                else:
+                    reserve.append(tile)
+            elif roll < 0.8 and a.removable_cells():
+                reserve.append(a.remove(rng.choice(a.removable_cells())))
+            elif reserve:
+                tile = reserve.pop(rng.randrange(len(reserve)))
+                cells = a.swap_cells(tile)
+                if cells:
+                    reserve.append(a.swap(tile, rng.choice(cells)))
+                else:
+                    reserve.append(tile)
+            assert a.problems() == []
+        assert _facts(a) == _facts(_fresh(a))

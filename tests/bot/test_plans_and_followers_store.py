@@ -1,0 +1,69 @@
+"""Plans and followers as the store keeps them, on SQLite and PostgreSQL alike: a plan is one
+per seat, replaced when changed, refused during its player's own turn and taken once; a watcher
+follows one way at a time, players and games that are over are refused, and a refusal writes
+nothing."""
+
+from __future__ import annotations
+
+import pytest
+from service_helpers import BOB, HOST, STRANGER, dump, started
+
+from bot.core.errors import FollowRefused, GameOver, NotAPlayer, PlanRefused
+from bot.core.plans import Plan, PlanRule
+from bot.core.service import GameService
+from engine import CARDS, TILES
+
+
+async def test_a_plan_is_kept_per_seat_and_taken_once(service: GameService, db_target) -> None:
+    game = await started(service)
+    waiting = BOB if game.current_player and game.current_player.user_id == HOST else HOST
+    mover = HOST if waiting == BOB else BOB
+    viewed, empty = await service.plan(game.id, waiting)
+    assert empty == Plan() and viewed.seat is not None
+    hand = viewed.view.hand
+    card = max(hand, key=lambda c: CARDS[c].value)
+    tile = next(t for t in range(1, len(TILES)) if TILES[t].cost <= CARDS[card].value)
+    plan = Plan((PlanRule(tile, (card,), "reserve"),), "most")
+    assert await service.set_plan(game.id, waiting, plan) == plan
+    assert (await service.plan(game.id, waiting))[1] == plan
+    changed = Plan(plan.rules, "wait")
+    await service.set_plan(game.id, waiting, changed)
+    assert (await service.plan(game.id, waiting))[1] == changed  # replaced, not added
+
+    before = dump(db_target)
+    with pytest.raises(PlanRefused, match="It is your turn now"):
+        await service.set_plan(game.id, mover, plan)
+    with pytest.raises(PlanRefused, match="only pay with cards of your hand"):
+        foreign = next(c for c in range(len(CARDS)) if c not in hand)
+        await service.set_plan(game.id, waiting, Plan((PlanRule(tile, (foreign,)),)))
+    with pytest.raises(NotAPlayer):
+        await service.set_plan(game.id, STRANGER, plan)
+    assert dump(db_target) == before  # refused: nothing written
+
+    assert await service.has_plan(game.id, viewed.seat)
+    assert await service.take_plan(game.id, viewed.seat) == changed
+    assert await service.take_plan(game.id, viewed.seat) is None  # a plan plays once
+    assert not await service.has_plan(game.id, viewed.seat)
+
+
+async def test_a_watcher_follows_one_way_at_a_time(service: GameService, db_target) -> None:
+    game = await started(service)
+    assert await service.followers(game.id) == []
+    await service.follow(game.id, STRANGER, "dm")
+    assert (await service.following(game.id, STRANGER))[1] == "dm"
+    await service.follow(game.id, STRANGER, "thread")  # another way: the same one row
+    assert await service.followers(game.id) == [(STRANGER, "thread")]
+
+    before = dump(db_target)
+    with pytest.raises(FollowRefused, match="You play in this game"):
+        await service.follow(game.id, HOST, "dm")
+    with pytest.raises(Exception, match="Follow by dm or thread"):
+        await service.follow(game.id, 555, "pigeon")
+    assert dump(db_target) == before
+
+    assert await service.unfollow(game.id, STRANGER) == "thread"
+    with pytest.raises(FollowRefused, match="do not follow"):
+        await service.unfollow(game.id, STRANGER)
+    await service.abandon(game.id, HOST)
+    with pytest.raises(GameOver):
+        await service.follow(game.id, STRANGER, "dm")

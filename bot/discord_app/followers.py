@@ -28,7 +28,7 @@ from ..text import i18n
 from ..text.present import results_lines, told_lines
 from .context import BaseBot, bot_of, bounded, handling, note_game, reply, user_locale
 from .dms import send_dm
-from .markup import inert, place_of, public_names
+from .markup import button, inert, place_of, public_names
 from .translator import T
 
 log = logging.getLogger("alhambra.follow")
@@ -49,14 +49,7 @@ class FollowButton(
         self, game_id: int, op: FollowOp, label: str = "…", row: int | None = None
     ) -> None:
         self.game_id, self.op = game_id, op
-        super().__init__(
-            discord.ui.Button(
-                label=label[:80],
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"alh:f:{game_id}:{op}",
-                row=row,
-            )
-        )
+        super().__init__(button(f"alh:f:{game_id}:{op}", label, row=row))
 
     @classmethod
     async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`

@@ -41,7 +41,7 @@ from .context import (
     shown_game,
     user_locale,
 )
-from .markup import inert
+from .markup import button, inert
 from .pictures import TABLE_FILE, hand_file, review_file, scores_file, stats_file, table_file
 from .translator import T
 
@@ -149,14 +149,7 @@ class SheetButton(
 
     def __init__(self, game_id: int, step: int, label: str = "…") -> None:
         self.game_id, self.step = game_id, step
-        super().__init__(
-            discord.ui.Button(
-                label=label[:80],
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"alh:rs:{game_id}:{step}",
-                row=1,
-            )
-        )
+        super().__init__(button(f"alh:rs:{game_id}:{step}", label, row=1))
 
     @classmethod
     async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
@@ -190,14 +183,7 @@ class ReplayButton(
         slot: int = 0,
     ) -> None:
         self.game_id, self.step = game_id, step
-        super().__init__(
-            discord.ui.Button(
-                label=label[:80],
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"alh:r:{game_id}:{step}:{slot}",
-                disabled=disabled,
-            )
-        )
+        super().__init__(button(f"alh:r:{game_id}:{step}:{slot}", label, disabled=disabled))
 
     @classmethod
     async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
@@ -387,14 +373,7 @@ class ArchiveButton(
         self, offset: int, user_id: int, label: str = "…", *, disabled: bool = False
     ) -> None:
         self.offset, self.user_id = offset, user_id
-        super().__init__(
-            discord.ui.Button(
-                label=label[:80],
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"alh:a:{offset}:{user_id}",
-                disabled=disabled,
-            )
-        )
+        super().__init__(button(f"alh:a:{offset}:{user_id}", label, disabled=disabled))
 
     @classmethod
     async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`

@@ -64,3 +64,18 @@ def pinging(*user_ids: int | None) -> discord.AllowedMentions:
     """Allowed mentions that ping exactly these users (nobody else, whatever the text says)."""
     users = [discord.Object(u) for u in user_ids if u is not None]
     return discord.AllowedMentions(users=users, roles=False, everyone=False, replied_user=False)
+
+
+def button(
+    custom_id: str,
+    label: str,
+    *,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    row: int | None = None,
+    disabled: bool = False,
+) -> discord.ui.Button[discord.ui.View]:
+    """A component button as the bot's persistent items make them: the label cut to the 80
+    characters Discord takes, grey unless the item says otherwise."""
+    return discord.ui.Button(
+        label=label[:80], style=style, custom_id=custom_id, row=row, disabled=disabled
+    )

@@ -40,6 +40,7 @@ from .context import (
     selected,
     user_locale,
 )
+from .markup import button
 
 MAX_CHOICES = 25
 Choices = list[app_commands.Choice[str]]
@@ -105,9 +106,7 @@ class PlanButton(
     def __init__(self, game_id: int, op: str, label: str = "…") -> None:
         self.game_id, self.op = game_id, op
         style = discord.ButtonStyle.danger if op == "cancel" else discord.ButtonStyle.secondary
-        super().__init__(
-            discord.ui.Button(label=label[:80], style=style, custom_id=f"alh:pb:{game_id}:{op}")
-        )
+        super().__init__(button(f"alh:pb:{game_id}:{op}", label, style=style))
 
     @classmethod
     async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`

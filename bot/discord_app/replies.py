@@ -23,7 +23,7 @@ from .context import (
     selected,
     user_locale,
 )
-from .markup import public_names
+from .markup import button, public_names
 from .pictures import alhambra_file, hand_file, scores_file
 from .plan_panel import plan_button
 
@@ -146,13 +146,7 @@ class LogPageButton(
 
     def __init__(self, game_id: int, page: int, label: str = "…") -> None:
         self.game_id, self.page = game_id, page
-        super().__init__(
-            discord.ui.Button(
-                label=label[:80],
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"alh:l:{game_id}:{page}",
-            )
-        )
+        super().__init__(button(f"alh:l:{game_id}:{page}", label))
 
     @classmethod
     async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`

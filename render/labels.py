@@ -170,6 +170,10 @@ class Mirror:
     def x(self, x: float) -> float:
         return self.width - x if self.on else x
 
+    def left(self, x: float, w: float) -> float:
+        """The left edge of a box `w` wide whose left edge is at `x` left to right."""
+        return self.width - x - w if self.on else x
+
     def anchor(self, anchor: str) -> str:
         if not self.on:
             return anchor

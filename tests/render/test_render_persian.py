@@ -16,10 +16,13 @@ from render import bidi, fonts, reset_caches, text
 from render.alhambra import SIDE_X, alhambra_image, alhambra_layout
 from render.alhambra import WIDTH as ALHAMBRA_W
 from render.canvas import to_png
+from render.growth import render_growth
 from render.labels import Mirror, currency_name, label
 from render.palette import PAPER, TURN
+from render.review import stakes_image
 from render.samples import gallery, late, middle, names, placing
 from render.scores import RANK_FILL, scores_image
+from render.stats import stats_image
 from render.table import HEAD_H, MARKET_H, ROW_H, TOP, table_image
 from render.table import WIDTH as TABLE_W
 
@@ -184,3 +187,31 @@ def test_the_alhambra_side_panel_is_right_aligned_in_persian() -> None:
         edge = right_edge - 8 if rtl else SIDE_X + 8
         assert sum(1 for x in starts if x == pytest.approx(edge)) >= 2
     assert alhambra_layout(view, seat, placing=spare).grid_x < SIDE_X
+
+
+def test_the_record_review_and_growth_read_from_the_right_in_persian() -> None:
+    """A player's record: the name at the right edge; a review's title at the right edge; the
+    growth animation's first seat in the rightmost panel. Not so in English."""
+    frames = [[{(0, 0): 0}, {(0, 0): 0}, {(0, 0): 0}]]
+    for labels, rtl in ((None, False), (LABELS, True)):
+        found = _placed(
+            lambda labels=labels: stats_image(
+                [80, 95, 110], [False, True, False], [10.0, 30.0, None], [5.0] * 6,
+                name="Ana", labels=labels,
+            )
+        )  # fmt: skip
+        ((left, right),) = [(x0, x1) for t, x0, x1 in found if t == "Ana"]
+        assert (right > 600) if rtl else (left < 40)
+        title = i18n.t("fa" if rtl else "en", "review.chart_title", name="Ana")
+        found = _placed(
+            lambda labels=labels, title=title: stakes_image(
+                [(1, 2.0), (3, 5.0)], [3], title=title, axis="turn", last_turn=5, labels=labels
+            )
+        )
+        ((left, right),) = [(x0, x1) for t, x0, x1 in found if "Ana" in t]
+        assert (right > 600) if rtl else (left < 40)
+        found = _placed(
+            lambda labels=labels: render_growth(frames, ["Ana", "Bo", "Cy"], labels=labels)
+        )
+        ((left, right),) = [(x0, x1) for t, x0, x1 in found if t == "Ana"]
+        assert (left > 400) if rtl else (right < 200)

@@ -21,7 +21,7 @@ from render.labels import Mirror, currency_name, label
 from render.palette import PAPER, TURN
 from render.review import stakes_image
 from render.samples import gallery, late, middle, names, placing
-from render.scores import RANK_FILL, scores_image
+from render.scores import RANK_FILL, points_image, scores_image
 from render.stats import stats_image
 from render.table import HEAD_H, MARKET_H, ROW_H, TOP, table_image
 from render.table import WIDTH as TABLE_W
@@ -215,3 +215,12 @@ def test_the_record_review_and_growth_read_from_the_right_in_persian() -> None:
         )
         ((left, right),) = [(x0, x1) for t, x0, x1 in found if t == "Ana"]
         assert (left > 400) if rtl else (right < 200)
+
+
+def test_the_points_table_reads_from_the_right_in_persian() -> None:
+    """The scoring table: the building types on the right in Persian, on the left otherwise."""
+    for labels, rtl in ((None, False), (LABELS, True)):
+        found = _placed(lambda labels=labels: points_image(labels=labels))
+        pavilion = text.clean(label(labels, "building.pavilion"), 20)
+        ((left, right),) = [(x0, x1) for t, x0, x1 in found if t == pavilion]
+        assert (left > 320) if rtl else (right < 320)

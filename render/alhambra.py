@@ -12,6 +12,11 @@ cell, which needs cells of at least `CODE_CELL` px, so a large Alhambra is shown
 window of at most 7 x 7 cells placed to hold as many of the cells to choose from as possible;
 the codes of the others are listed beside the grid with the direction they lie in.
 
+In a language written right to left the side panel's contents are right-aligned within it (the
+name, the pills, the counts, the prompt, the reserve). The grid and the panel keep their
+places: the grid is the game's geometry (west is left in every language), and `alhambra_layout`
+gives the cell boxes without knowing the reader's language.
+
 `alhambra_layout` is the geometry the picture is drawn from, so callers and tests can learn
 which code is written in which pixel box without decoding the image.
 """
@@ -28,7 +33,7 @@ from engine import TILES, Alhambra, Building, PlayerView, SeatView
 from . import text
 from .canvas import building_chip, new_canvas, paste, pill, to_png
 from .cells import cell_code, column_label, has_code, row_label
-from .labels import Labels, building_name, label
+from .labels import RLM, Labels, Mirror, building_name, label
 from .palette import (
     GRID,
     INK,
@@ -235,6 +240,18 @@ def render_alhambra(
 SIDE_X = WIDTH - MARGIN - SIDE_W
 
 
+def _side(labels: Labels | None) -> Mirror:
+    """x positions in the side panel, mirrored across its middle when the language is written
+    right to left: what starts at its left edge then starts at its right edge."""
+    return Mirror(labels, 2 * SIDE_X + SIDE_W)
+
+
+def _lines(lines: list[str], m: Mirror) -> list[str]:
+    """Wrapped lines of a right-to-left text each read right to left, not only the first
+    (a line may start with a name or a cell code)."""
+    return [line if not m.on or line.startswith(RLM) else RLM + line for line in lines]
+
+
 def _header(
     img: Image.Image,
     d: ImageDraw.ImageDraw,
@@ -244,28 +261,33 @@ def _header(
 ) -> int:
     """Name, points and wall, and the buildings per type; returns the y below them."""
     x, right = SIDE_X, WIDTH - MARGIN
+    m = _side(labels)
     shown = name if text.clean(name, 24, True) else label(labels, "player", n=player.seat + 1)
-    text.draw(d, (x, MARGIN), shown, 24, INK, bold=True, max_width=SIDE_W)
+    text.draw(d, (m.x(x), MARGIN), shown, 24, INK, bold=True, anchor=m.anchor("lt"),
+              max_width=SIDE_W)  # fmt: skip
     y = MARGIN + 36
     points = label(labels, "points", n=player.score)
     wall = label(labels, "wall", n=player.wall)
     pad = SMALL  # a pill adds half its font size each side
     together = text.width(text.clean(points, SMALL, True), SMALL, True) + pad + 8
     together += text.width(text.clean(wall, SMALL, True), SMALL, True) + pad
-    box = pill(d, (x, y), points, SMALL, PANEL, anchor="l", max_width=SIDE_W - pad)
+    start = m.anchor("l")
+    box = pill(d, (m.x(x), y), points, SMALL, PANEL, anchor=start, max_width=SIDE_W - pad)
     if together <= SIDE_W:  # side by side when both fit, else the wall on a line of its own
-        pill(d, (box[2] + 8, y), wall, SMALL, WALL_HIGHLIGHT, max_width=right - box[2] - 8 - pad)
+        after = box[0] - 8 if m.on else box[2] + 8
+        room = (after - x if m.on else right - after) - pad
+        pill(d, (after, y), wall, SMALL, WALL_HIGHLIGHT, anchor=start, max_width=room)
     else:
         y += 36
-        pill(d, (x, y), wall, SMALL, WALL_HIGHLIGHT, anchor="l", max_width=SIDE_W - pad)
+        pill(d, (m.x(x), y), wall, SMALL, WALL_HIGHLIGHT, anchor=start, max_width=SIDE_W - pad)
     y += 40
     step = SIDE_W // 3
     for i, building in enumerate(Building):
         r, c = divmod(i, 3)
         bx, by = x + c * step, y + r * 34
-        building_chip(img, d, bx, by, building, 28)
+        building_chip(img, d, m.left(bx, 28), by, building, 28)
         count = str(player.counts[building])
-        text.draw(d, (bx + 34, by + 14), count, SMALL, INK, bold=True, anchor="lm")
+        text.draw(d, (m.x(bx + 34), by + 14), count, SMALL, INK, bold=True, anchor=m.anchor("lm"))
     return y + 2 * 34 + 6
 
 
@@ -281,6 +303,7 @@ def _prompt(
     """What the codes are for: the building in hand and what to do with it; then the codes
     of marked cells the window leaves out. Returns the y below."""
     x, right = SIDE_X, WIDTH - MARGIN
+    m = _side(labels)
     lines_x = x + 8
     if placing is not None and mode != "remove":
         info = TILES[placing]
@@ -294,13 +317,13 @@ def _prompt(
     room = right - lines_x - 8
     if placing is not None and mode != "remove":
         room -= 52
-    lines = text.wrap(message, SMALL, room, max_lines=5)
+    lines = _lines(text.wrap(message, SMALL, room, max_lines=5), m)
     height = max(56 if placing is not None and mode != "remove" else 0, len(lines) * 24 + 12)
     d.rounded_rectangle((x, y, right, y + height), 8, fill=PANEL, outline=GRID, width=2)
     if placing is not None and mode != "remove":
-        paste(img, tile_sprite(placing, 44), (right - 50, y + 6))
+        paste(img, tile_sprite(placing, 44), (round(m.left(right - 50, 44)), y + 6))
     for i, line in enumerate(lines):
-        text.draw(d, (lines_x, y + 8 + i * 24), line, SMALL, INK)
+        text.draw(d, (m.x(lines_x), y + 8 + i * 24), line, SMALL, INK, anchor=m.anchor("lt"))
     y += height + 8
     if lay.outside:
         y = _outside(d, lay, y, labels)
@@ -328,9 +351,10 @@ def _outside(d: ImageDraw.ImageDraw, lay: AlhambraLayout, y: int, labels: Labels
         groups.setdefault(_ARROWS[(dx, dy)], []).append(code)
     words = "  ".join(f"{arrow} {' '.join(codes)}" for arrow, codes in groups.items())
     message = label(labels, "outside", codes=words)
-    lines = text.wrap(message, SMALL, SIDE_W, max_lines=3)
+    m = _side(labels)
+    lines = _lines(text.wrap(message, SMALL, SIDE_W, max_lines=3), m)
     for i, line in enumerate(lines):
-        text.draw(d, (SIDE_X, y + i * 24), line, SMALL, INK, bold=True)
+        text.draw(d, (m.x(SIDE_X), y + i * 24), line, SMALL, INK, bold=True, anchor=m.anchor("lt"))
     return y + len(lines) * 24 + 8
 
 
@@ -338,11 +362,15 @@ def _reserve(
     img: Image.Image, d: ImageDraw.ImageDraw, p: PlayerView, y: int, labels: Labels | None
 ) -> None:
     x, right = SIDE_X, WIDTH - MARGIN
+    m = _side(labels)
     title = label(labels, "reserve")
-    w = text.draw(d, (x, y), title, SMALL, MUTED, bold=True, max_width=SIDE_W // 2)
+    start = m.anchor("lt")
+    w = text.draw(d, (m.x(x), y), title, SMALL, MUTED, bold=True, anchor=start,
+                  max_width=SIDE_W // 2)  # fmt: skip
     if not p.reserve:
         empty = label(labels, "empty")
-        text.draw(d, (x + w + 10, y), empty, SMALL, MUTED, max_width=right - x - w - 10)
+        text.draw(d, (m.x(x + w + 10), y), empty, SMALL, MUTED, anchor=start,
+                  max_width=right - x - w - 10)  # fmt: skip
         return
     y += 28
     per_row = (SIDE_W + 6) // (RESERVE_TILE + 6)
@@ -354,14 +382,14 @@ def _reserve(
         paste(
             img,
             tile_sprite(tile, RESERVE_TILE),
-            (x + c * (RESERVE_TILE + 6), y + r * (RESERVE_TILE + 6)),
+            (round(m.left(x + c * (RESERVE_TILE + 6), RESERVE_TILE)), y + r * (RESERVE_TILE + 6)),
         )
     if len(shown) < len(p.reserve):  # "+3" in the last place: how many more are there
         r, c = divmod(len(shown), per_row)
         cx = x + c * (RESERVE_TILE + 6) + RESERVE_TILE / 2
         cy = y + r * (RESERVE_TILE + 6) + RESERVE_TILE / 2
         more = f"+{len(p.reserve) - len(shown)}"
-        text.draw(d, (cx, cy), more, SMALL, MUTED, bold=True, anchor="mm")
+        text.draw(d, (m.x(cx), cy), more, SMALL, MUTED, bold=True, anchor="mm")
 
 
 # --- the grid --------------------------------------------------------------------------------

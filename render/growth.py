@@ -19,6 +19,7 @@ from engine import TILES
 from engine.catalogue import Side
 
 from . import palette, symbols, text
+from .labels import Labels, Mirror
 
 #: cell -> tile id (0: the fountain), one mapping per seat, one list of those per frame
 Frame = Sequence[Mapping[tuple[int, int], int]]
@@ -73,9 +74,12 @@ def render_growth(
     fmt: str = "WEBP",
     turn_label: str = "",
     turns: Sequence[int] | None = None,
+    labels: Labels | None = None,
 ) -> bytes:
     """The animation as bytes (WebP by default). `turns`: each frame's turn number, drawn in
-    the corner after `turn_label` ("Turn" in the reader's language)."""
+    the corner after `turn_label` ("Turn" in the reader's language). `labels` only says which
+    way the reader's language runs: right to left, the panels go by seat from the right and
+    the turn sits in the top right corner."""
     if not frames:
         raise ValueError("an animation needs at least one frame")
     if turns is not None and len(turns) != len(frames):
@@ -92,9 +96,10 @@ def render_growth(
     cell = max(4, min(MAX_CELL, (panel_w - 12) // span, (panel_h - NAME_SIZE - 14) // span))
     base = Image.new("RGB", (WIDTH, HEIGHT), palette.PAPER)
     canvas = ImageDraw.Draw(base)
+    m = Mirror(labels, WIDTH)
     origins = []
     for seat in range(players):  # what every frame shares: drawn once
-        left = (seat % columns) * panel_w
+        left = round(m.left((seat % columns) * panel_w, panel_w))
         top = 28 + (seat // columns) * panel_h
         canvas.rounded_rectangle(
             (left + 3, top + 2, left + panel_w - 3, top + panel_h - 3),
@@ -144,7 +149,7 @@ def render_growth(
                 for side in TILES[tile].walls:
                     canvas.line(_edge(box, side), fill=palette.WALL, width=3)
         label = f"{turn_label} {turns[number]}".strip() if turns else ""
-        text.draw(canvas, (10, 4), label, 20, palette.MUTED)
+        text.draw(canvas, (m.x(10), 4), label, 20, palette.MUTED, anchor=m.anchor("lt"))
         images.append(image)
     durations = [FRAME_MS] * (len(images) - 1) + [LAST_MS]
     out = io.BytesIO()

@@ -170,6 +170,14 @@ class Mirror:
     def x(self, x: float) -> float:
         return self.width - x if self.on else x
 
+    def left(self, x: float, w: float) -> float:
+        """The left edge of a box `w` wide whose left edge is at `x` left to right."""
+        return self.width - x - w if self.on else x
+
+    def span(self, x0: float, x1: float) -> tuple[float, float]:
+        """The left and right ends of what runs from `x0` to `x1` left to right."""
+        return (self.width - x1, self.width - x0) if self.on else (x0, x1)
+
     def anchor(self, anchor: str) -> str:
         if not self.on:
             return anchor

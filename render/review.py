@@ -3,7 +3,9 @@
 A reader wants to see *where* a game was lost: a bar per turn of the player (the estimate of the
 points its decisions gave away), the turns the review lists drawn dark and numbered with their
 turn above the bar (a number beside the colour, never the colour alone), the others light. The
-words (title, axis name) come in as strings: this module writes none of its own.
+words (title, axis name) come in as strings: this module writes none of its own; `labels` only
+says which way the language runs (right to left: the title on the right; the turns, a time
+line, run from the left in every language).
 
 It is an attachment (550 x 350 on desktop, about 320 px wide on a phone: `render.display`), so
 it is 640 px wide with no text under 20 px (10 px on a phone at x 0.5), and 400 px tall.
@@ -18,6 +20,7 @@ from PIL import Image
 
 from . import text
 from .canvas import new_canvas, to_png
+from .labels import Labels, Mirror
 from .palette import GRID, INK, MUTED, PANEL, TURN, lighter
 
 WIDTH, HEIGHT = 640, 400
@@ -43,11 +46,14 @@ def stakes_image(
     title: str,
     axis: str,
     last_turn: int,
+    labels: Labels | None = None,
 ) -> Image.Image:
     """Bars of points at stake per turn (`per_turn`: (turn, points)) over turns 1..last_turn;
     the turns in `marked` dark and labelled with their number."""
     img, d = new_canvas(WIDTH, HEIGHT, PANEL)
-    text.draw(d, (MARGIN, MARGIN), title, TITLE, INK, bold=True, max_width=WIDTH - 2 * MARGIN)
+    m = Mirror(labels, WIDTH)
+    text.draw(d, (m.x(MARGIN), MARGIN), title, TITLE, INK, bold=True, anchor=m.anchor("lt"),
+              max_width=WIDTH - 2 * MARGIN)  # fmt: skip
     top_y = MARGIN + TITLE + 40  # room for a marked bar's number above the tallest bar
     base_y = HEIGHT - BOTTOM
     left, right = MARGIN + LEFT, WIDTH - MARGIN
@@ -97,5 +103,8 @@ def render_stakes(
     title: str,
     axis: str,
     last_turn: int,
+    labels: Labels | None = None,
 ) -> bytes:
-    return to_png(stakes_image(per_turn, marked, title=title, axis=axis, last_turn=last_turn))
+    return to_png(
+        stakes_image(per_turn, marked, title=title, axis=axis, last_turn=last_turn, labels=labels)
+    )

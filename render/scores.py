@@ -289,8 +289,9 @@ def points_image(*, labels: Labels | None = None) -> Image.Image:
     rows = len(Building)
     height = MARGIN + 40 + 2 * ROW_H + rows * POINTS_ROW + MARGIN
     img, d = new_canvas(WIDTH, height)
-    text.draw(d, (MARGIN, MARGIN + 16), label(labels, "points_title"), 26, INK, bold=True,
-              anchor="lm", max_width=WIDTH - 2 * MARGIN)  # fmt: skip
+    m = Mirror(labels, WIDTH)  # right to left: the types on the right, the rounds leftwards
+    text.draw(d, (m.x(MARGIN), MARGIN + 16), label(labels, "points_title"), 26, INK, bold=True,
+              anchor=m.anchor("lm"), max_width=WIDTH - 2 * MARGIN)  # fmt: skip
     y = MARGIN + 40
     name_w = 200
     col_w = (WIDTH - 2 * MARGIN - name_w) // 6
@@ -300,29 +301,29 @@ def points_image(*, labels: Labels | None = None) -> Image.Image:
     heads = ("chart_first", "chart_second", "chart_final")
     for (_round_no, places), head in zip(spans, heads, strict=True):
         title = label(labels, head)
-        text.draw(d, (x + places * col_w / 2, y + ROW_H / 2), title, SMALL, INK, bold=True,
+        text.draw(d, (m.x(x + places * col_w / 2), y + ROW_H / 2), title, SMALL, INK, bold=True,
                   anchor="mm", max_width=places * col_w - 6)  # fmt: skip
         for p in range(places):
             place = label(labels, "place_n", n=p + 1)
-            text.draw(d, (x + p * col_w + col_w / 2, y + ROW_H * 1.5), place, SMALL, MUTED,
+            text.draw(d, (m.x(x + p * col_w + col_w / 2), y + ROW_H * 1.5), place, SMALL, MUTED,
                       anchor="mm", max_width=col_w - 4)  # fmt: skip
-        d.line((x, y + 4, x, y + 2 * ROW_H + rows * POINTS_ROW - 4), fill=GRID, width=2)
+        d.line((m.x(x), y + 4, m.x(x), y + 2 * ROW_H + rows * POINTS_ROW - 4), fill=GRID, width=2)
         x += places * col_w
     y += 2 * ROW_H
     for k, building in enumerate(Building):
         mid = y + POINTS_ROW / 2
         if k % 2:
             d.rectangle((MARGIN, y, WIDTH - MARGIN, y + POINTS_ROW - 1), fill=PANEL)
-        building_chip(img, d, MARGIN + 4, mid - 16, building, 32)
-        text.draw(d, (MARGIN + 44, mid), building_name(labels, building), SMALL, INK,
-                  anchor="lm", max_width=name_w - 48)  # fmt: skip
+        building_chip(img, d, m.left(MARGIN + 4, 32), mid - 16, building, 32)
+        text.draw(d, (m.x(MARGIN + 44), mid), building_name(labels, building), SMALL, INK,
+                  anchor=m.anchor("lm"), max_width=name_w - 48)  # fmt: skip
         x = MARGIN + name_w
         for round_no, places in spans:
             paid = SCORING_TABLE[round_no][building]
             for p in range(places):
                 value = str(paid[p]) if p < len(paid) else "-"
-                text.draw(d, (x + p * col_w + col_w / 2, mid), value, SMALL + 4, INK, bold=p == 0,
-                          anchor="mm")  # fmt: skip
+                text.draw(d, (m.x(x + p * col_w + col_w / 2), mid), value, SMALL + 4, INK,
+                          bold=p == 0, anchor="mm")  # fmt: skip
             x += places * col_w
         y += POINTS_ROW
     return img

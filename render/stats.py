@@ -26,7 +26,7 @@ from engine import Building
 
 from . import text
 from .canvas import building_chip, new_canvas, to_png
-from .labels import Labels, counted, label
+from .labels import Labels, Mirror, counted, label
 from .palette import BUILDING_FILL, GRID, INK, MUTED, PANEL, RGB, darker, lighter
 
 MARGIN = 12
@@ -75,16 +75,21 @@ def stats_image(
     tally = f"{counted(labels, 'stats_games', games)} · {counted(labels, 'stats_wins', wins)}"
     tally_w = text.width(text.clean(tally, SMALL), SMALL)
     shown = name if text.clean(name, TITLE, True) else label(labels, "player", n=1)
-    text.draw(d, (MARGIN, MARGIN + 16), shown, TITLE, INK, bold=True, anchor="lm",
+    # Right to left: the name on the right, the tally on the left, the legend and the bars'
+    # heads on the right with the bars growing leftwards. The scores' axis is a number line
+    # and runs from the left in every language.
+    m = Mirror(labels, WIDTH)
+    text.draw(d, (m.x(MARGIN), MARGIN + 16), shown, TITLE, INK, bold=True, anchor=m.anchor("lm"),
               max_width=WIDTH - 3 * MARGIN - min(tally_w, 300))  # fmt: skip
-    text.draw(d, (WIDTH - MARGIN, MARGIN + 16), tally, SMALL, MUTED, anchor="rm", max_width=300)
+    text.draw(d, (m.x(WIDTH - MARGIN), MARGIN + 16), tally, SMALL, MUTED, anchor=m.anchor("rm"),
+              max_width=300)  # fmt: skip
     y = MARGIN + 40
-    y = _distribution(d, points, won, y, labels)
+    y = _distribution(d, points, won, y, labels, m)
     y += 16
     left_w = ROUNDS_W
-    _rounds(d, rounds, MARGIN, y, left_w, labels)
+    _rounds(d, rounds, MARGIN, y, left_w, labels, m)
     right_w = WIDTH - 2 * MARGIN - COLUMN_GAP - left_w
-    _types(img, d, types, MARGIN + left_w + COLUMN_GAP, y, right_w, labels)
+    _types(img, d, types, MARGIN + left_w + COLUMN_GAP, y, right_w, labels, m)
     return img
 
 
@@ -127,6 +132,7 @@ def _distribution(
     won: Sequence[bool],
     y: int,
     labels: Labels | None,
+    m: Mirror,
 ) -> int:
     """The final scores binned, with the legend above and the axis below; returns the y below."""
     first, width, count = bins(points)
@@ -149,15 +155,16 @@ def _distribution(
     legend_w += text.width(text.clean(other_text, SMALL), SMALL)
     legend_w = min(legend_w, 330)
     mid = y + 15
-    text.draw(d, (MARGIN, mid), title, SMALL, INK, bold=True, anchor="lm",
+    text.draw(d, (m.x(MARGIN), mid), title, SMALL, INK, bold=True, anchor=m.anchor("lm"),
               max_width=WIDTH - 3 * MARGIN - legend_w)  # fmt: skip
     x = WIDTH - MARGIN - legend_w
     for win, words in ((True, won_text), (False, other_text)):
         if bars:
-            _bar_swatch(d, x + 2, mid - 9, 18, win)
+            _bar_swatch(d, m.left(x + 2, 18), mid - 9, 18, win)
         else:
-            _token(d, x + 11, mid, 10, win)
-        drawn = text.draw(d, (x + 26, mid), words, SMALL, INK, anchor="lm", max_width=130)
+            _token(d, m.x(x + 11), mid, 10, win)
+        drawn = text.draw(d, (m.x(x + 26), mid), words, SMALL, INK, anchor=m.anchor("lm"),
+                          max_width=130)  # fmt: skip
         x += 30 + drawn + 16
     y += 30
 
@@ -216,10 +223,11 @@ def _rounds(
     y: int,
     w: int,
     labels: Labels | None,
+    m: Mirror,
 ) -> None:
     """The average points of each scoring round, one bar each."""
-    text.draw(d, (x, y + 14), label(labels, "stats_per_round"), SMALL, INK, bold=True,
-              anchor="lm", max_width=w)  # fmt: skip
+    text.draw(d, (m.x(x), y + 14), label(labels, "stats_per_round"), SMALL, INK, bold=True,
+              anchor=m.anchor("lm"), max_width=w)  # fmt: skip
     y += 28
     row = BARS_H // 3
     heads = ("chart_first", "chart_second", "chart_final")
@@ -231,19 +239,20 @@ def _rounds(
     for k, key in enumerate(heads):
         mid = y + row * k + row / 2
         if k % 2 == 0:
-            d.rectangle((x, y + row * k, x + w, y + row * (k + 1) - 1), fill=PANEL)
-        text.draw(d, (x + 4, mid), label(labels, key), SMALL, INK, anchor="lm",
+            x0, x1 = m.span(x, x + w)
+            d.rectangle((x0, y + row * k, x1, y + row * (k + 1) - 1), fill=PANEL)
+        text.draw(d, (m.x(x + 4), mid), label(labels, key), SMALL, INK, anchor=m.anchor("lm"),
                   max_width=head_w)  # fmt: skip
         value = rounds[k] if k < len(rounds) else None
         if value is None:
-            text.draw(d, (bar_left + 4, mid), "·", SMALL, MUTED, anchor="lm")
+            text.draw(d, (m.x(bar_left + 4), mid), "·", SMALL, MUTED, anchor=m.anchor("lm"))
             continue
         length = max(3.0, bar_room * value / top)
         fill = lighter(WON_EDGE, 0.35)
-        d.rectangle((bar_left, mid - 14, bar_left + length, mid + 14), fill=fill,
-                    outline=darker(fill, 0.7))  # fmt: skip
-        text.draw(d, (bar_left + length + 6, mid), f"{value:.1f}", SMALL, INK, bold=True,
-                  anchor="lm")  # fmt: skip
+        x0, x1 = m.span(bar_left, bar_left + length)
+        d.rectangle((x0, mid - 14, x1, mid + 14), fill=fill, outline=darker(fill, 0.7))
+        text.draw(d, (m.x(bar_left + length + 6), mid), f"{value:.1f}", SMALL, INK, bold=True,
+                  anchor=m.anchor("lm"))  # fmt: skip
 
 
 def _types(
@@ -254,10 +263,11 @@ def _types(
     y: int,
     w: int,
     labels: Labels | None,
+    m: Mirror,
 ) -> None:
     """The average points per game of each building type: its chip and a bar in its colour."""
-    text.draw(d, (x, y + 14), label(labels, "stats_per_type"), SMALL, INK, bold=True,
-              anchor="lm", max_width=w)  # fmt: skip
+    text.draw(d, (m.x(x), y + 14), label(labels, "stats_per_type"), SMALL, INK, bold=True,
+              anchor=m.anchor("lm"), max_width=w)  # fmt: skip
     y += 28
     row = BARS_H // len(Building)
     top = max(types, default=0.0) or 1.0
@@ -266,14 +276,14 @@ def _types(
     bar_room = w - chip - 10 - 56
     for k, building in enumerate(Building):
         mid = y + row * k + row / 2
-        building_chip(img, d, x + 2, mid - chip / 2, building, chip)
+        building_chip(img, d, m.left(x + 2, chip), mid - chip / 2, building, chip)
         value = types[k] if k < len(types) else 0.0
         fill = BUILDING_FILL[building]
         length = max(3.0, bar_room * value / top)
-        d.rectangle((bar_left, mid - 9, bar_left + length, mid + 9), fill=fill,
-                    outline=darker(fill, 0.6))  # fmt: skip
-        text.draw(d, (bar_left + length + 6, mid), f"{value:.1f}", SMALL, INK, bold=True,
-                  anchor="lm")  # fmt: skip
+        x0, x1 = m.span(bar_left, bar_left + length)
+        d.rectangle((x0, mid - 9, x1, mid + 9), fill=fill, outline=darker(fill, 0.6))
+        text.draw(d, (m.x(bar_left + length + 6), mid), f"{value:.1f}", SMALL, INK, bold=True,
+                  anchor=m.anchor("lm"))  # fmt: skip
 
 
 def _token(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, win: bool) -> None:

@@ -7,6 +7,10 @@ currency, building and price; the money pool; per player the score, cards in han
 reserve and buildings per type; whose turn it is and how far the game has gone. Whole Alhambras
 need room to be read, so they are drawn where they get it: the acting player's panel and the
 Board button (`render.alhambra`).
+
+In a language written right to left (`render.labels.rtl`) the header, the players' lines and
+the legend are mirrored: the name on the right, the figures after it leftwards. The market is
+not: its slots stay numbered 1 to 4 from the left, as on the hand and in the commands.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from engine import TILES, Building, Currency, PlayerView, SeatView
 
 from . import text
 from .canvas import building_chip, currency_chip, new_canvas, paste, to_png
-from .labels import Labels, building_name, currency_name, label
+from .labels import Labels, Mirror, building_name, currency_name, label
 from .palette import (
     CURRENCY_FILL,
     CURRENCY_TEXT,
@@ -92,23 +96,28 @@ def table_image(
     lines_top = TOP + MARKET_H + 12
     height = lines_top + HEAD_H + rows * ROW_H + LEGEND_H + MARGIN
     img, d = new_canvas(WIDTH, height)
-    _header(d, view, names, labels)
+    # Right to left, what reads in a direction is mirrored: the header, the players' lines and
+    # the legend. The market and the pool are not: slot 1 is the leftmost in every language,
+    # as it is on the hand, whose columns are the slots, and "slot 2" in a command must be the
+    # second from the left on both pictures.
+    m = Mirror(labels, WIDTH)
+    _header(d, view, names, labels, m)
     _market(img, d, view, labels)
     _pool(img, d, view, labels)
     cols = _columns()
-    _lines_head(img, d, cols, lines_top, labels)
+    _lines_head(img, d, cols, lines_top, labels, m)
     y = lines_top + HEAD_H
     order = list(range(len(view.table)))
     if view.is_over and view.ranks:
         ranks = view.ranks
         order.sort(key=lambda s: (ranks[s], s))
     for i, seat in enumerate(order):
-        _player_line(img, d, view, view.table[seat], _name(names, seat, labels), cols, y, i)
+        _player_line(img, d, view, view.table[seat], _name(names, seat, labels), cols, y, i, m)
         y += ROW_H
     if view.dirk is not None:
-        _dirk_line(d, view, cols, y, labels)
+        _dirk_line(d, view, cols, y, labels, m)
         y += ROW_H
-    _legend(img, d, y + 6, labels)
+    _legend(img, d, y + 6, labels, m)
     return img
 
 
@@ -124,7 +133,11 @@ def _name(names: Sequence[str], seat: int, labels: Labels | None) -> str:
 
 
 def _header(
-    d: ImageDraw.ImageDraw, view: SeatView, names: Sequence[str], labels: Labels | None
+    d: ImageDraw.ImageDraw,
+    view: SeatView,
+    names: Sequence[str],
+    labels: Labels | None,
+    m: Mirror,
 ) -> None:
     mid = MARGIN + HEADER_H / 2
     if view.is_over:
@@ -138,23 +151,26 @@ def _header(
         title = label(labels, key, name=who)
     else:
         key, who, title = "title", "", label(labels, "title")
-    # Right to left: the three scoring rounds (green once held), after the word "scoring".
+    # From the far end: the three scoring rounds (green once held), after the word "scoring".
     held = {r.round_no for r in view.scoring_rounds}
     x = WIDTH - MARGIN
     disc = 34
     for round_no in (3, 2, 1):
         done = round_no in held
         left = x - disc
+        at = m.left(left, disc)
         d.ellipse(
-            (left, mid - disc / 2, x, mid + disc / 2),
+            (at, mid - disc / 2, at + disc, mid + disc / 2),
             fill=GOOD if done else PAPER_DARK,
             outline=darker(GOOD if done else PAPER_DARK, 0.8),
         )
         ink = (255, 255, 255) if done else MUTED
-        text.draw(d, (left + disc / 2, mid), str(round_no), SMALL, ink, bold=True, anchor="mm")
+        text.draw(d, (at + disc / 2, mid), str(round_no), SMALL, ink, bold=True, anchor="mm")
         x = left - 4
     scoring = label(labels, "scoring")
-    x -= 4 + text.draw(d, (x - 4, mid), scoring, SMALL, MUTED, anchor="rm", max_width=150)
+    x -= 4 + text.draw(
+        d, (m.x(x - 4), mid), scoring, SMALL, MUTED, anchor=m.anchor("rm"), max_width=150
+    )
     x -= 16
     w = 0
     room = round(x - MARGIN)
@@ -164,15 +180,16 @@ def _header(
     turn_w = text.width(text.fit(turn, SMALL, 130), SMALL) + 10
     # the turn number gives way to the title (the turn message says it too)
     if not view.is_over and text.width(text.clean(title, 28, True), 28, True) <= room - turn_w:
-        w = text.draw(d, (MARGIN, mid), turn, SMALL, MUTED, anchor="lm", max_width=130) + 10
+        turn_at = (m.x(MARGIN), mid)
+        w = text.draw(d, turn_at, turn, SMALL, MUTED, anchor=m.anchor("lm"), max_width=130) + 10
     text.draw(
         d,
-        (MARGIN + w, mid),
+        (m.x(MARGIN + w), mid),
         title,
         28,
         INK,
         bold=True,
-        anchor="lm",
+        anchor=m.anchor("lm"),
         max_width=round(x - MARGIN - w),
     )
 
@@ -282,19 +299,24 @@ def _pool(img: Image.Image, d: ImageDraw.ImageDraw, view: SeatView, labels: Labe
 
 
 def _lines_head(
-    img: Image.Image, d: ImageDraw.ImageDraw, cols: _Columns, y: int, labels: Labels | None
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    cols: _Columns,
+    y: int,
+    labels: Labels | None,
+    m: Mirror,
 ) -> None:
     """Column heads: points, then a drawn icon for cards, wall and reserve, then each type."""
     mid = y + HEAD_H / 2
     pts = label(labels, "pts")
     text.draw(
-        d, (cols.score + SCORE_W / 2, mid), pts, SMALL, MUTED, bold=True, anchor="mm",
+        d, (m.x(cols.score + SCORE_W / 2), mid), pts, SMALL, MUTED, bold=True, anchor="mm",
         max_width=SCORE_W,
     )  # fmt: skip
     for kind, x in zip(("hand", "wall", "reserve"), cols.stats, strict=True):
-        _icon(d, kind, x + STAT_W / 2, mid, 28)
+        _icon(d, kind, m.x(x + STAT_W / 2), mid, 28)
     for building, x in zip(Building, cols.types, strict=True):
-        building_chip(img, d, x + (TYPE_W - 30) / 2, mid - 15, building, 30)
+        building_chip(img, d, m.left(x + (TYPE_W - 30) / 2, 30), mid - 15, building, 30)
 
 
 def _icon(d: ImageDraw.ImageDraw, kind: str, cx: float, cy: float, size: int) -> None:
@@ -328,6 +350,7 @@ def _player_line(
     cols: _Columns,
     y: int,
     index: int,
+    m: Mirror,
 ) -> None:
     current = view.current_seat == p.seat and not view.is_over
     mid = y + ROW_H / 2
@@ -339,18 +362,20 @@ def _player_line(
     if view.is_over and view.ranks:
         rank = view.ranks[p.seat]
         fill = WALL_HIGHLIGHT if rank == 1 else PAPER_DARK
-        d.ellipse((cols.mark + 1, mid - 15, cols.mark + 31, mid + 15), fill=fill)
-        text.draw(d, (cols.mark + 16, mid), str(rank), SMALL, INK, bold=True, anchor="mm")
-    elif current:  # an arrow: whose turn, without relying on the colour of the line
+        at = m.left(cols.mark + 1, 30)
+        d.ellipse((at, mid - 15, at + 30, mid + 15), fill=fill)
+        text.draw(d, (at + 15, mid), str(rank), SMALL, INK, bold=True, anchor="mm")
+    elif current:  # an arrow pointing at the name: whose turn, not by the line's colour alone
         x = cols.mark + 6
-        d.polygon([(x, mid - 11), (x + 18, mid), (x, mid + 11)], fill=TURN)
-    text.draw(d, (cols.name, mid), name, SMALL, INK, bold=True, anchor="lm", max_width=cols.name_w)
+        d.polygon([(m.x(x), mid - 11), (m.x(x + 18), mid), (m.x(x), mid + 11)], fill=TURN)
+    text.draw(d, (m.x(cols.name), mid), name, SMALL, INK, bold=True, anchor=m.anchor("lm"),
+              max_width=cols.name_w)  # fmt: skip
     score = str(p.score)
-    text.draw(d, (cols.score + SCORE_W / 2, mid), score, 28, INK, bold=True, anchor="mm")
+    text.draw(d, (m.x(cols.score + SCORE_W / 2), mid), score, 28, INK, bold=True, anchor="mm")
     for value, x in zip((p.hand_size, p.wall, len(p.reserve)), cols.stats, strict=True):
-        text.draw(d, (x + STAT_W / 2, mid), str(value), SMALL, INK, anchor="mm")
+        text.draw(d, (m.x(x + STAT_W / 2), mid), str(value), SMALL, INK, anchor="mm")
     for building, x in zip(Building, cols.types, strict=True):
-        _count(d, p.counts[building], x + TYPE_W / 2, mid)
+        _count(d, p.counts[building], m.x(x + TYPE_W / 2), mid)
 
 
 def _count(d: ImageDraw.ImageDraw, n: int, cx: float, cy: float) -> None:
@@ -360,32 +385,42 @@ def _count(d: ImageDraw.ImageDraw, n: int, cx: float, cy: float) -> None:
 
 
 def _dirk_line(
-    d: ImageDraw.ImageDraw, view: SeatView, cols: _Columns, y: int, labels: Labels | None
+    d: ImageDraw.ImageDraw,
+    view: SeatView,
+    cols: _Columns,
+    y: int,
+    labels: Labels | None,
+    m: Mirror,
 ) -> None:
     """Dirk, the neutral player of two-player games: only his buildings count."""
     mid = y + ROW_H / 2
     d.rounded_rectangle((MARGIN, y + 2, WIDTH - MARGIN, y + ROW_H - 2), 8, fill=PAPER_DARK)
     dirk = label(labels, "dirk")
-    w = text.draw(d, (cols.name, mid), dirk, SMALL, INK, bold=True, anchor="lm", max_width=100)
+    w = text.draw(d, (m.x(cols.name), mid), dirk, SMALL, INK, bold=True, anchor=m.anchor("lm"),
+                  max_width=100)  # fmt: skip
     note = label(labels, "dirk_note")
     room = cols.types[0] - cols.name - w - 20
-    text.draw(d, (cols.name + w + 10, mid), note, SMALL, MUTED, anchor="lm", max_width=room)
+    text.draw(d, (m.x(cols.name + w + 10), mid), note, SMALL, MUTED, anchor=m.anchor("lm"),
+              max_width=room)  # fmt: skip
     counts = [0] * 6
     for t in view.dirk or ():
         b = TILES[t].building
         assert b is not None
         counts[b] += 1
     for building, x in zip(Building, cols.types, strict=True):
-        _count(d, counts[building], x + TYPE_W / 2, mid)
+        _count(d, counts[building], m.x(x + TYPE_W / 2), mid)
 
 
-def _legend(img: Image.Image, d: ImageDraw.ImageDraw, y: int, labels: Labels | None) -> None:
+def _legend(
+    img: Image.Image, d: ImageDraw.ImageDraw, y: int, labels: Labels | None, m: Mirror
+) -> None:
     """What the three icons count, in words, once: new players need it, others skim past."""
     mid = y + LEGEND_H / 2 - 4
     x = float(MARGIN + 4)
     room = (WIDTH - 2 * MARGIN) / 3
     for kind in ("hand", "wall", "reserve"):
-        _icon(d, kind, x + 14, mid, 26)
+        _icon(d, kind, m.x(x + 14), mid, 26)
         words = label(labels, f"legend_{kind}")
-        text.draw(d, (x + 34, mid), words, SMALL, MUTED, anchor="lm", max_width=round(room - 44))
+        text.draw(d, (m.x(x + 34), mid), words, SMALL, MUTED, anchor=m.anchor("lm"),
+                  max_width=round(room - 44))  # fmt: skip
         x += room

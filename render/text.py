@@ -31,6 +31,8 @@ ELLIPSIS = "…"
 #: While `recording` runs, `draw` notes (text, size) of everything it draws: how the tests and
 #: the gallery learn the smallest text of a picture (`render.display`) without reading pixels.
 _records: list[list[tuple[str, int]]] = []
+#: While `placing` runs, `draw` notes (text, left x, right x) of everything it draws.
+_places: list[list[tuple[str, float, float]]] = []
 
 
 @contextmanager
@@ -42,6 +44,18 @@ def recording() -> Iterator[list[tuple[str, int]]]:
         yield found
     finally:
         _records.remove(found)
+
+
+@contextmanager
+def placing() -> Iterator[list[tuple[str, float, float]]]:
+    """Collect (text, left x, right x) of every text drawn inside the block: where a layout
+    puts its words (the tests of the right-to-left mirroring)."""
+    found: list[tuple[str, float, float]] = []
+    _places.append(found)
+    try:
+        yield found
+    finally:
+        _places.remove(found)
 
 
 _DROP_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
@@ -152,6 +166,8 @@ def draw(
         x -= total / 2
     elif h == "r":
         x -= total
+    for placed in _places:
+        placed.append((text, x, x + total))
     ascent, descent = metrics(size, bold)
     if v == "t":
         y += ascent

@@ -48,6 +48,7 @@ async def growth_file(growth: Growth, names: list[str], locale: str) -> discord.
         names,
         turn_label=i18n.t(locale, "results.growth_turn"),
         turns=growth.turns,
+        labels=i18n.image_labels(locale),
     )
     alt = i18n.t(
         locale, "results.growth_alt", names=i18n.join(locale, names), turns=growth.turns[-1]
@@ -87,6 +88,7 @@ async def review_file(review: Review, name: str, last_turn: int, locale: str) ->
         title=i18n.t(locale, "review.chart_title", name=name),
         axis=i18n.t(locale, "review.chart_turn"),
         last_turn=last_turn,
+        labels=i18n.image_labels(locale),
     )
     turns = i18n.join(locale, [str(t) for t in sorted(marked)]) or "-"
     return _file(png, REVIEW_FILE, i18n.t(locale, "review.alt", name=name, turns=turns))

@@ -5,17 +5,26 @@ the layouts that read in a direction mirrored."""
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 
 import pytest
 from PIL import Image, ImageDraw
 
 from bot.text import i18n
+from engine import Currency
 from render import bidi, fonts, reset_caches, text
+from render.alhambra import SIDE_X, alhambra_image, alhambra_layout
+from render.alhambra import WIDTH as ALHAMBRA_W
 from render.canvas import to_png
-from render.labels import Mirror, label
-from render.palette import PAPER
-from render.samples import gallery, late, names
-from render.scores import RANK_FILL, scores_image
+from render.growth import render_growth
+from render.labels import Mirror, currency_name, label
+from render.palette import PAPER, TURN
+from render.review import stakes_image
+from render.samples import gallery, late, middle, names, placing
+from render.scores import RANK_FILL, points_image, scores_image
+from render.stats import stats_image
+from render.table import HEAD_H, MARKET_H, ROW_H, TOP, table_image
+from render.table import WIDTH as TABLE_W
 
 LABELS = i18n.image_labels("fa")
 
@@ -112,3 +121,106 @@ def test_persian_draws_ink_at_preview_size() -> None:
     text.draw(ImageDraw.Draw(img), (290, 20), "پول روی میز", 12, (0, 0, 0), anchor="rm")
     inked = sum(n for n, colour in img.getcolors(1 << 16) or [] if colour != PAPER)
     assert inked > 60
+
+
+def _placed(draw: Callable[[], object]) -> list[tuple[str, float, float]]:
+    """(text, left x, right x) of every text the picture draws."""
+    reset_caches()
+    with text.placing() as found:
+        draw()
+    return found
+
+
+def test_the_table_lines_read_from_the_right_in_persian() -> None:
+    """The current player's name sits in the left half of the table in English and in the right
+    half in Persian, the figures after it and the arrow before it; the market keeps slot 1 on
+    the left in every language (the hand's columns and the commands count from there)."""
+    game = middle(4, 3)
+    view = game.view(None)
+    seat = view.current_seat
+    assert seat is not None
+    short = ["Ana", "Bo", "Cy", "Di"]
+    for labels, right_half in ((None, False), (i18n.image_labels("en"), False), (LABELS, True)):
+        found = _placed(lambda labels=labels: table_image(view, short, labels=labels))
+        (name,) = [(left, right) for t, left, right in found if t == short[seat]]
+        if right_half:
+            assert name[0] > TABLE_W / 2 and name[1] == pytest.approx(TABLE_W - 14 - 38)
+        else:
+            assert name[1] < TABLE_W / 2 and name[0] == pytest.approx(14 + 38)
+        pts = text.clean(label(labels, "pts"), 24, True)  # the head of the points column
+        ((head, _r),) = [(left, right) for t, left, right in found if t == pts]
+        assert (head < name[0]) if right_half else (head > name[1])
+        # the arrow at the current player's line, on the side where the name starts
+        img = table_image(view, short, labels=labels).convert("RGB")
+        mid = TOP + MARKET_H + 12 + HEAD_H + seat * ROW_H + ROW_H // 2
+        near, far = (TABLE_W - 26, 26) if right_half else (26, TABLE_W - 26)
+        assert img.getpixel((near, mid)) == TURN and img.getpixel((far, mid)) != TURN
+        currencies = [text.clean(currency_name(labels, c), 24, True) for c in Currency]
+        xs = [next(x for t, x, _r in found if t == c) for c in currencies]
+        assert xs == sorted(xs), "the market's slots keep their order in every language"
+
+
+def test_the_alhambra_side_panel_is_right_aligned_in_persian() -> None:
+    """The name, the prompt's lines and the reserve's title start at the side panel's right
+    edge in Persian, at its left edge otherwise; the grid stays where it is."""
+    game = placing(4, 11, 2)
+    seat = game.current_seat
+    assert seat is not None and game.pending
+    view, spare = game.view(seat), game.pending[0]
+    right_edge = ALHAMBRA_W - 12
+    for labels, rtl in ((None, False), (LABELS, True)):
+        found = _placed(
+            lambda labels=labels: alhambra_image(
+                view, seat, name="Ana", placing=spare, labels=labels
+            )
+        )
+        side = [(t, left, right) for t, left, right in found if left >= SIDE_X - 1]
+        (name,) = [(left, right) for t, left, right in side if t == "Ana"]
+        reserve = text.clean(label(labels, "reserve"), 20, True)
+        (title,) = [(left, right) for t, left, right in side if t == reserve]
+        if rtl:
+            assert name[1] == pytest.approx(right_edge) and title[1] == pytest.approx(right_edge)
+        else:
+            assert name[0] == pytest.approx(SIDE_X) and title[0] == pytest.approx(SIDE_X)
+        # the prompt's lines, inside its box (8 px in from the panel's edge)
+        starts = [right for _t, _left, right in side] if rtl else [left for _t, left, _r in side]
+        edge = right_edge - 8 if rtl else SIDE_X + 8
+        assert sum(1 for x in starts if x == pytest.approx(edge)) >= 2
+    assert alhambra_layout(view, seat, placing=spare).grid_x < SIDE_X
+
+
+def test_the_record_review_and_growth_read_from_the_right_in_persian() -> None:
+    """A player's record: the name at the right edge; a review's title at the right edge; the
+    growth animation's first seat in the rightmost panel. Not so in English."""
+    frames = [[{(0, 0): 0}, {(0, 0): 0}, {(0, 0): 0}]]
+    for labels, rtl in ((None, False), (LABELS, True)):
+        found = _placed(
+            lambda labels=labels: stats_image(
+                [80, 95, 110], [False, True, False], [10.0, 30.0, None], [5.0] * 6,
+                name="Ana", labels=labels,
+            )
+        )  # fmt: skip
+        ((left, right),) = [(x0, x1) for t, x0, x1 in found if t == "Ana"]
+        assert (right > 600) if rtl else (left < 40)
+        title = i18n.t("fa" if rtl else "en", "review.chart_title", name="Ana")
+        found = _placed(
+            lambda labels=labels, title=title: stakes_image(
+                [(1, 2.0), (3, 5.0)], [3], title=title, axis="turn", last_turn=5, labels=labels
+            )
+        )
+        ((left, right),) = [(x0, x1) for t, x0, x1 in found if "Ana" in t]
+        assert (right > 600) if rtl else (left < 40)
+        found = _placed(
+            lambda labels=labels: render_growth(frames, ["Ana", "Bo", "Cy"], labels=labels)
+        )
+        ((left, right),) = [(x0, x1) for t, x0, x1 in found if t == "Ana"]
+        assert (left > 400) if rtl else (right < 200)
+
+
+def test_the_points_table_reads_from_the_right_in_persian() -> None:
+    """The scoring table: the building types on the right in Persian, on the left otherwise."""
+    for labels, rtl in ((None, False), (LABELS, True)):
+        found = _placed(lambda labels=labels: points_image(labels=labels))
+        pavilion = text.clean(label(labels, "building.pavilion"), 20)
+        ((left, right),) = [(x0, x1) for t, x0, x1 in found if t == pavilion]
+        assert (left > 320) if rtl else (right < 320)

@@ -16,6 +16,7 @@ from typing import Any
 from fake_discord import FakeDiscord, InteractionResult
 from fake_discord.models import Channel, Message, User
 
+from bot.core.service import GameService
 from bot.text import i18n
 from bot.text.present import action_code, action_label, building_name, currency_name
 from engine import (
@@ -301,3 +302,23 @@ async def play_to_the_end(
         table.count(action)
         if table.actions > max_actions:
             raise AssertionError("the game did not end")
+
+
+async def finished_game(
+    service: GameService, guild: int, channel: int, users: list[int], *, rated: bool = False
+) -> int:
+    """A game of the two users played to the end through the service by random legal moves
+    (quick: no Discord; random play leaves clear mistakes for a review to find)."""
+    game = await service.create_game(
+        channel_id=channel, host_id=users[0], host_name="ana", guild_id=guild, rated=rated
+    )
+    await service.join(game.id, users[1], "bruno")
+    info = (await service.start(game.id, users[0])).game
+    rng = random.Random(game.id)
+    while info.status == "active":
+        player = info.current_player
+        assert player is not None and player.user_id is not None
+        legal = (await service.view(info.id, player.user_id)).view.legal
+        move = rng.choice([a for a in legal if not isinstance(a, Undo)] or list(legal))
+        info = (await service.act(info.id, player.user_id, move, info.version)).game
+    return game.id

@@ -6,41 +6,22 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import random
 import re
 
 import pytest
 from fake_discord import FakeDiscord, InteractionNotAnswered
 from fake_discord.ids import snowflake
 from fake_discord.models import Message
+from players import finished_game
 
 import render
 from bot.core.service import GameService
 from bot.discord_app import history
 from bot.text import i18n
 from bot.text.alt import hand_alt
-from engine import Game, TurnEnded, Undo, new_game
+from engine import Game, TurnEnded, new_game
 
 LABELS = ["⏮ Start", "◀ Turn before", "Next turn ▶", "End ⏭", "Score sheet"]
-
-
-async def _finished(
-    service: GameService, guild: int, channel: int, users: list[int], *, rated: bool = False
-) -> int:
-    """A game of the two users played to the end through the service (quick: no Discord)."""
-    game = await service.create_game(
-        channel_id=channel, host_id=users[0], host_name="ana", guild_id=guild, rated=rated
-    )
-    await service.join(game.id, users[1], "bruno")
-    info = (await service.start(game.id, users[0])).game
-    rng = random.Random(game.id)
-    while info.status == "active":
-        player = info.current_player
-        assert player is not None and player.user_id is not None
-        legal = (await service.view(info.id, player.user_id)).view.legal
-        move = rng.choice([a for a in legal if not isinstance(a, Undo)] or list(legal))
-        info = (await service.act(info.id, player.user_id, move, info.version)).game
-    return game.id
 
 
 async def _engine_steps(service: GameService, game_id: int) -> list[Game]:
@@ -72,7 +53,7 @@ async def test_a_replay_steps_through_the_game_as_the_engine_replays_it(
     channel = sim.channel(guild, "alhambra")
     other = sim.channel(guild, "elsewhere")
     async with run_bot(make_bot()) as bot:
-        game_id = await _finished(bot.service, guild.id, channel.id, [ana.id, bruno.id])
+        game_id = await finished_game(bot.service, guild.id, channel.id, [ana.id, bruno.id])
         expected = await _engine_steps(bot.service, game_id)
         steps = len(expected) - 1
 
@@ -120,8 +101,8 @@ async def test_the_archive_lists_the_server_s_finished_games(
     async with run_bot(make_bot()) as bot:
         empty = await sim.slash(ana, "alhambra-history games", channel=channel)
         assert "No finished games yet." in empty.response.content
-        first = await _finished(bot.service, guild.id, channel.id, [ana.id, bruno.id])
-        second = await _finished(bot.service, guild.id, channel.id, [carla.id, bruno.id])
+        first = await finished_game(bot.service, guild.id, channel.id, [ana.id, bruno.id])
+        second = await finished_game(bot.service, guild.id, channel.id, [carla.id, bruno.id])
         listed = await sim.slash(ana, "alhambra-history games", channel=channel)
         text = listed.response.content
         assert listed.response.ephemeral
@@ -168,8 +149,10 @@ async def test_the_archive_pages_through_older_games(
     elsewhere = sim.channel(other, "general")
     async with run_bot(make_bot()) as bot:
         tables = [[ana.id, bruno.id], [carla.id, bruno.id]] * 2 + [[ana.id, carla.id]]
-        played = [await _finished(bot.service, guild.id, channel.id, t) for t in tables]
-        theirs = await _finished(bot.service, other.id, elsewhere.id, [dora.id, sim.user("eve").id])
+        played = [await finished_game(bot.service, guild.id, channel.id, t) for t in tables]
+        theirs = await finished_game(
+            bot.service, other.id, elsewhere.id, [dora.id, sim.user("eve").id]
+        )
         latest = played[::-1]
 
         page = (await sim.slash(ana, "alhambra-history games", channel=channel)).response
@@ -255,7 +238,7 @@ async def test_a_player_s_replay_shows_their_own_hand_and_nobody_else_s(
         sim.member(guild, user)
     channel = sim.channel(guild, "alhambra")
     async with run_bot(make_bot()) as bot:
-        game_id = await _finished(bot.service, guild.id, channel.id, [ana.id, bruno.id])
+        game_id = await finished_game(bot.service, guild.id, channel.id, [ana.id, bruno.id])
         expected = await _engine_steps(bot.service, game_id)
         game = await bot.service.game(game_id)
         seats = {}
@@ -355,7 +338,7 @@ async def test_a_record_and_hiding_it(sim: FakeDiscord, run_bot, make_bot) -> No
     sim.member(guild, bruno)
     channel = sim.channel(guild, "alhambra")
     async with run_bot(make_bot()) as bot:
-        game_id = await _finished(bot.service, guild.id, channel.id, [ana.id, bruno.id])
+        game_id = await finished_game(bot.service, guild.id, channel.id, [ana.id, bruno.id])
         final = await bot.service.replay(game_id)
         game = final.log.game
         won = {seat.user_id for r, i, _ in final.ranking if r == 1 and (seat := game.at_seat(i))}
@@ -400,7 +383,7 @@ async def test_two_players_head_to_head(sim: FakeDiscord, run_bot, make_bot) -> 
         ahead = {ana.id: 0, bruno.id: 0}
         points = {ana.id: 0, bruno.id: 0}
         for _ in range(2):
-            game_id = await _finished(bot.service, guild.id, channel.id, [ana.id, bruno.id])
+            game_id = await finished_game(bot.service, guild.id, channel.id, [ana.id, bruno.id])
             final = await bot.service.replay(game_id)
             game = final.log.game
             by_user = {
@@ -475,7 +458,7 @@ async def test_a_rated_game_and_the_leaderboard(sim: FakeDiscord, run_bot, make_
         assert game.rated
         await bot.service.abandon(game.id, ana.id)
 
-        game_id = await _finished(bot.service, guild.id, channel.id, [ana.id, bruno.id])
+        game_id = await finished_game(bot.service, guild.id, channel.id, [ana.id, bruno.id])
         assert not (await bot.service.game(game_id)).rated  # unrated: nobody ranked
         assert await bot.service.leaderboard(guild.id) == []
         rated = await bot.service.create_game(
@@ -484,7 +467,7 @@ async def test_a_rated_game_and_the_leaderboard(sim: FakeDiscord, run_bot, make_
         await bot.service.abandon(rated.id, ana.id)  # abandoned before it started: nothing
         assert await bot.service.leaderboard(guild.id) == []
 
-        await _finished(bot.service, guild.id, channel.id, [ana.id, bruno.id], rated=True)
+        await finished_game(bot.service, guild.id, channel.id, [ana.id, bruno.id], rated=True)
         board = (await sim.slash(bruno, "alhambra-history leaderboard", channel=channel)).response
         assert board.ephemeral and "Leaderboard of this server" in board.content
         lines = [line for line in board.content.splitlines() if line[:2] in ("1.", "2.")]
@@ -521,7 +504,7 @@ async def test_a_replay_can_start_at_any_turn(sim: FakeDiscord, run_bot, make_bo
     sim.member(guild, bruno)
     channel = sim.channel(guild, "alhambra")
     async with run_bot(make_bot()) as bot:
-        game_id = await _finished(bot.service, guild.id, channel.id, [ana.id, bruno.id])
+        game_id = await finished_game(bot.service, guild.id, channel.id, [ana.id, bruno.id])
         steps = (await bot.service.replay(game_id)).steps
         third = await sim.slash(
             bruno, "alhambra-history replay", channel=channel, game=game_id, turn=3
@@ -556,7 +539,7 @@ async def test_a_game_of_the_archive_opens_with_its_results_and_score_sheet(
     sim.member(guild, carla)
     channel = sim.channel(guild, "alhambra")
     async with run_bot(make_bot()) as bot:
-        game_id = await _finished(bot.service, guild.id, channel.id, [ana.id, bruno.id])
+        game_id = await finished_game(bot.service, guild.id, channel.id, [ana.id, bruno.id])
         listed = (await sim.slash(carla, "alhambra-history games", channel=channel)).response
         menu = listed.selects()[0]
         assert [o["value"] for o in menu["options"]] == [str(game_id)]

@@ -4,31 +4,10 @@ refused for a running game or another server's game."""
 
 from __future__ import annotations
 
-import random
 import re
 
 from fake_discord import FakeDiscord
-
-from bot.core.service import GameService
-from engine import Undo
-
-
-async def _finished(service: GameService, guild: int, channel: int, users: list[int]) -> int:
-    """A game of the two users played to the end through the service by random moves (so it
-    has clear mistakes to find)."""
-    game = await service.create_game(
-        channel_id=channel, host_id=users[0], host_name="ana", guild_id=guild
-    )
-    await service.join(game.id, users[1], "bruno")
-    info = (await service.start(game.id, users[0])).game
-    rng = random.Random(game.id)
-    while info.status == "active":
-        player = info.current_player
-        assert player is not None and player.user_id is not None
-        legal = (await service.view(info.id, player.user_id)).view.legal
-        move = rng.choice([a for a in legal if not isinstance(a, Undo)] or list(legal))
-        info = (await service.act(info.id, player.user_id, move, info.version)).game
-    return game.id
+from players import finished_game
 
 
 def _turns(text: str) -> list[int]:
@@ -45,7 +24,7 @@ async def test_a_review_lists_the_player_s_worst_turns_the_same_every_time(
     channel = sim.channel(guild, "alhambra")
     async with run_bot(make_bot()) as bot:
         service = bot.service
-        game_id = await _finished(service, guild.id, channel.id, [ana.id, bruno.id])
+        game_id = await finished_game(service, guild.id, channel.id, [ana.id, bruno.id])
         game = await service.game(game_id)
         ana_seat = game.seat_of(ana.id).seat
         game_log = await service.log(game_id)

@@ -159,6 +159,11 @@ class InvalidRequest(ServiceError):
         "empty_name": "A player needs a name that is not empty.",
         "not_human": "Name a human player of this game.",
         "own_seat": "You cannot vote on your own seat.",
+        "stand_in": (
+            "A computer player standing in plays at the easy, normal, hard or expert level: "
+            "choose one of those."
+        ),
+        "hint_level": "A hint comes from the normal, hard or expert level: choose one of those.",
     }
 
 

@@ -23,6 +23,8 @@ TURN_NOTICES: tuple[TurnNotice, ...] = ("dm", "mention", "both")
 OPEN_STATUSES: tuple[Status, ...] = ("lobby", "active")
 DeadlinePolicy = Literal["computer", "skip", "wait"]
 VacationPolicy = Literal["pause", "continue"]
+#: The computer levels that may stand in for a silent human (the `games.stand_in_level` CHECK).
+STAND_IN_LEVELS: tuple[str, ...] = ("easy", "normal", "hard", "expert")
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +157,8 @@ class DeadlineRules:
     missed_limit: int | None = 3
     #: whether a player's vacation pauses the deadline of their turns
     vacation_policy: VacationPolicy = "pause"
+    #: the level of the computer player that plays a missed turn and takes a lost seat
+    stand_in: str = "normal"
 
 
 @dataclass(frozen=True, slots=True)

@@ -77,6 +77,7 @@ from .errors import (
 from .plans import MAX_RULES, Plan, check_new_rule
 from .ratings import Rating, rate, rated_result
 from .records import (
+    STAND_IN_LEVELS,
     TURN_NOTICES,
     DeadlineRules,
     GameInfo,
@@ -106,6 +107,8 @@ from .store import Store, Tx
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 #: Computer player strengths (engine.ai); the service records them, the bot drives them.
 COMPUTER_LEVELS: tuple[str, ...] = tuple(LEVELS)
+#: The levels a player may ask a hint of (`/alhambra hint level:`).
+HINT_LEVELS: tuple[str, ...] = ("normal", "hard", "expert")
 NAME_LIMIT = 32  # Discord's own limit for nicknames
 #: How many users' Discord languages a process keeps in mind (`note_discord_locale`).
 SEEN_LOCALES = 50_000
@@ -656,9 +659,11 @@ class GameService:
             raise InvalidRequest(f"This game has no seat {seat}.")
         return ViewResult(game, seat, Game.from_json(snapshot).view(seat))
 
-    async def hint_view(self, game_id: int, user_id: int) -> ViewResult:
-        """The user's view if they may ask for a hint now: their decision, in a running game
-        that is not rated (refused otherwise, and nothing is recorded)."""
+    async def hint_view(self, game_id: int, user_id: int, level: str = "hard") -> ViewResult:
+        """The user's view if they may ask `level` for a hint now: their decision, in a running
+        game that is not rated (refused otherwise, and nothing is recorded)."""
+        if level not in HINT_LEVELS:
+            raise InvalidRequest(variant="hint_level")
         result = await self.view(game_id, user_id)
         if result.game.rated:
             raise HintsOff()
@@ -1414,6 +1419,8 @@ def check_deadline_rules(rules: DeadlineRules) -> None:
         raise InvalidRequest(f"Unknown deadline policy {rules.policy!r}.")
     if rules.vacation_policy not in VACATION_POLICIES:
         raise InvalidRequest(f"Unknown vacation policy {rules.vacation_policy!r}.")
+    if rules.stand_in not in STAND_IN_LEVELS:
+        raise InvalidRequest(variant="stand_in")
     if rules.missed_limit is not None and (
         not isinstance(rules.missed_limit, int) or not 1 <= rules.missed_limit <= 20
     ):

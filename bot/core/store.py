@@ -798,21 +798,22 @@ class Tx:
 
     async def deadline_rules(self, game_id: int) -> DeadlineRules | None:
         row = await self.row(
-            "SELECT turn_deadline_s, deadline_policy, missed_limit, vacation_policy FROM games "
-            "WHERE id = ?",
+            "SELECT turn_deadline_s, deadline_policy, missed_limit, vacation_policy, "
+            "stand_in_level FROM games WHERE id = ?",
             (game_id,),
         )
-        return None if row is None else DeadlineRules(row[0], row[1], row[2], row[3])
+        return None if row is None else DeadlineRules(row[0], row[1], row[2], row[3], row[4])
 
     async def set_deadline_rules(self, game_id: int, rules: DeadlineRules, now: datetime) -> None:
         await self.run(
             "UPDATE games SET turn_deadline_s = ?, deadline_policy = ?, missed_limit = ?, "
-            "vacation_policy = ?, updated_at = ? WHERE id = ?",
+            "vacation_policy = ?, stand_in_level = ?, updated_at = ? WHERE id = ?",
             (
                 rules.turn_deadline_s,
                 rules.policy,
                 rules.missed_limit,
                 rules.vacation_policy,
+                rules.stand_in,
                 to_ms(now),
                 game_id,
             ),

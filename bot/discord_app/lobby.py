@@ -21,7 +21,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from ..core.errors import NoGameHere
-from ..core.records import DeadlinePolicy, DeadlineRules, GameInfo, VacationPolicy
+from ..core.records import (
+    STAND_IN_LEVELS,
+    DeadlinePolicy,
+    DeadlineRules,
+    GameInfo,
+    VacationPolicy,
+)
 from ..core.service import check_new_game, clean_name
 from ..text import i18n
 from ..text.present import leaders_line, player_name, player_names, points_table
@@ -138,6 +144,7 @@ class LobbyCommands(commands.Cog):
         deadline=T("cmd.new.deadline.description"),
         deadline_policy=T("cmd.new.deadline_policy.description"),
         missed_deadlines=T("cmd.new.missed_deadlines.description"),
+        stand_in=T("cmd.new.stand_in.description"),
         vacation=T("cmd.new.vacation.description"),
         thread=T("cmd.new.thread.description"),
         rated=T("cmd.new.rated.description"),
@@ -157,6 +164,10 @@ class LobbyCommands(commands.Cog):
             app_commands.Choice(name=T(f"choice.policy.{policy}"), value=policy)
             for policy in ("computer", "skip", "wait")
         ],
+        stand_in=[
+            app_commands.Choice(name=T(f"choice.level.{level}"), value=level)
+            for level in STAND_IN_LEVELS
+        ],
         vacation=[
             app_commands.Choice(name=T(f"choice.vacation.{policy}"), value=policy)
             for policy in ("pause", "continue")
@@ -170,6 +181,7 @@ class LobbyCommands(commands.Cog):
         deadline: int = 0,
         deadline_policy: str = "computer",
         missed_deadlines: app_commands.Range[int, 0, 20] = 3,
+        stand_in: str = "normal",
         vacation: str = "pause",
         thread: bool = True,
         rated: bool = False,
@@ -181,6 +193,7 @@ class LobbyCommands(commands.Cog):
                 policy=cast(DeadlinePolicy, deadline_policy),
                 missed_limit=missed_deadlines or None,
                 vacation_policy=cast(VacationPolicy, vacation),
+                stand_in=stand_in,  # checked with the rest: a forged level is refused
             )
             # everything the service could refuse is refused before anything is posted
             channel_id = channel_id_of(interaction)
@@ -251,7 +264,7 @@ class LobbyCommands(commands.Cog):
                 await take_back(interaction, None)
             raise
         locale = channel_locale(interaction)
-        embed, view = lobby_embed(game, locale), lobby_view(game, locale)
+        embed, view = lobby_embed(game, locale, rules), lobby_view(game, locale)
         quiet = discord.AllowedMentions.none()
         if interaction.response.is_done():
             message: discord.Message = await interaction.edit_original_response(
@@ -283,7 +296,7 @@ class LobbyCommands(commands.Cog):
         locale = channel_locale(interaction)
         try:
             message = await home.send(
-                embed=lobby_embed(game, locale),
+                embed=lobby_embed(game, locale, rules),
                 view=lobby_view(game, locale),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
@@ -357,7 +370,8 @@ class LobbyCommands(commands.Cog):
                 await reply(interaction, i18n.t(locale, "status.none"))
                 return
             if game.status == "lobby":
-                await reply(interaction, embed=lobby_embed(game, locale))
+                rules = await self.bot.service.deadline_rules(game.id)
+                await reply(interaction, embed=lobby_embed(game, locale, rules))
                 return
             result = await self.bot.service.view(game.id, interaction.user.id)
             await interaction.response.defer(ephemeral=True, thinking=True)

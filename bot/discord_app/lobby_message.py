@@ -15,7 +15,7 @@ import discord
 
 from engine import GameStarted
 
-from ..core.records import GameInfo
+from ..core.records import DeadlineRules, GameInfo
 from ..core.results import StartResult
 from ..text import i18n
 from ..text.present import computer_name, level_name, start_lines
@@ -32,7 +32,9 @@ LOBBY_OPS: tuple[LobbyOp, ...] = ("join", "leave", "start")
 LOBBY_COLOUR = discord.Colour.from_rgb(196, 120, 48)
 
 
-def lobby_embed(game: GameInfo, locale: str) -> discord.Embed:
+def lobby_embed(game: GameInfo, locale: str, rules: DeadlineRules | None) -> discord.Embed:
+    """The lobby: host, options, the deadline and who stands in for a missed one (`rules`: the
+    game's deadline rules; None leaves the stand-in out), and the players who joined."""
     embed = discord.Embed(title=i18n.t(locale, "lobby.title"), colour=LOBBY_COLOUR)
     host = next((s.name for s in game.seats if s.user_id == game.host_id), "?")
     embed.description = "\n".join(
@@ -40,6 +42,7 @@ def lobby_embed(game: GameInfo, locale: str) -> discord.Embed:
             i18n.t(locale, "lobby.host", name=host),
             i18n.t(locale, f"lobby.rule.{game.options.get('holes', 'classic')}"),
             i18n.t(locale, "lobby.deadline", deadline=_deadline(game, locale)),
+            *_stand_in(game, locale, rules),
             *([i18n.t(locale, "lobby.rated")] if game.rated else []),
             "",
             i18n.t(locale, "lobby.hint"),
@@ -68,8 +71,24 @@ def _deadline(game: GameInfo, locale: str) -> str:
     return i18n.t(locale, key) if i18n.has(key) else f"{hours} h"
 
 
+def _stand_in(game: GameInfo, locale: str, rules: DeadlineRules | None) -> list[str]:
+    """Who plays for a player who lets a deadline pass, if a computer player ever does: it
+    plays the missed turn (policy "computer") and/or takes the seat after the missed limit."""
+    if rules is None or not game.turn_deadline_s:
+        return []
+    level = level_name(locale, rules.stand_in)
+    limit = rules.missed_limit
+    if rules.policy == "computer" and limit is not None:
+        return [i18n.t(locale, "lobby.stand_in.play_seat", level=level, count=limit)]
+    if rules.policy == "computer":
+        return [i18n.t(locale, "lobby.stand_in.play", level=level)]
+    if limit is not None:
+        return [i18n.t(locale, "lobby.stand_in.seat", level=level, count=limit)]
+    return []
+
+
 def closed_embed(game: GameInfo, locale: str, key: str) -> discord.Embed:
-    embed = lobby_embed(game, locale)
+    embed = lobby_embed(game, locale, None)
     embed.title = i18n.t(locale, key)
     embed.colour = discord.Colour.dark_grey()
     embed.description = None
@@ -136,7 +155,9 @@ async def refresh_lobby(
         if closed:
             await message.edit(embed=closed_embed(game, locale, closed), view=None)
         else:
-            await message.edit(embed=lobby_embed(game, locale), view=lobby_view(game, locale))
+            rules = await service.deadline_rules(game.id)
+            embed = lobby_embed(game, locale, rules)
+            await message.edit(embed=embed, view=lobby_view(game, locale))
     except discord.NotFound:
         await service.forget_message(game.id, "lobby")
     except discord.HTTPException:
@@ -189,8 +210,9 @@ async def lobby_button_clicked(interaction: discord.Interaction, game_id: int, o
             await announce_start(interaction, started)
             return
         if game.status == "lobby":
+            rules = await service.deadline_rules(game_id)
             await interaction.response.edit_message(
-                embed=lobby_embed(game, locale), view=lobby_view(game, locale)
+                embed=lobby_embed(game, locale, rules), view=lobby_view(game, locale)
             )
         else:
             await interaction.response.edit_message(

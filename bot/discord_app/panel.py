@@ -181,14 +181,17 @@ async def open_panel(interaction: discord.Interaction, game_id: int, focus: str)
     await reply(interaction, spec.text, view=ui, files=await panel_files(view, spec, name, locale))
 
 
-async def show_hint(interaction: discord.Interaction, game_id: int) -> None:
-    """What the `hard` level would do for the user now, and why: only to them, only at their
-    decision in a running unrated game (refused at once otherwise), and recorded."""
+async def show_hint(
+    interaction: discord.Interaction, game_id: int, level: str = computers.HINT_LEVEL
+) -> None:
+    """What `level` (`hard` unless the player asked another) would do for the user now, and
+    why: only to them, only at their decision in a running unrated game (refused at once
+    otherwise, as a level a hint cannot come from is), and recorded."""
     service = bot_of(interaction).service
     await my_view(interaction, game_id)  # this channel's game
-    await service.hint_view(game_id, interaction.user.id)  # refusals answer at once
+    await service.hint_view(game_id, interaction.user.id, level)  # refusals answer at once
     await acknowledge(interaction)  # the level thinks in a worker: up to a second or two
-    given = await computers.hint(service, game_id, interaction.user.id)
+    given = await computers.hint(service, game_id, interaction.user.id, level)
     locale = user_locale(interaction)
     await reply(interaction, hint_text(locale, given.advice, given.view, given.used))
 

@@ -34,6 +34,7 @@ from engine import (
 
 from ..core.errors import BadCode, InvalidRequest, NoSuchChoice, ServiceError
 from ..core.results import ActResult, ViewResult
+from ..core.service import HINT_LEVELS
 from ..text import i18n
 from ..text.present import (
     CodeError,
@@ -46,6 +47,7 @@ from ..text.present import (
     player_names,
     read_number,
 )
+from ..turns.computers import HINT_LEVEL
 from .context import (
     BaseBot,
     acknowledge,
@@ -347,10 +349,17 @@ class PlayCommands(commands.Cog):
             await _slash_act(interaction, result, view, EndTurn())
 
     @app_commands.command(name=T("cmd.hint.name"), description=T("cmd.hint.description"))
-    async def hint(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(level=T("cmd.hint.level.description"))
+    @app_commands.choices(
+        level=[
+            app_commands.Choice(name=T(f"choice.level.{level}"), value=level)
+            for level in HINT_LEVELS
+        ]
+    )
+    async def hint(self, interaction: discord.Interaction, level: str = HINT_LEVEL) -> None:
         async with handling(interaction, "hint"):
             game = await current_game(interaction)
-            await show_hint(interaction, game.id)
+            await show_hint(interaction, game.id, level)  # the service refuses a forged level
 
     @app_commands.command(name=T("cmd.hand.name"), description=T("cmd.hand.description"))
     async def hand(self, interaction: discord.Interaction) -> None:

@@ -1,8 +1,9 @@
 """Computer players at the table: the one way a computer decides a move for a seat.
 
-Used for computer seats, for the stand-in that plays a silent human's turn after a deadline,
-for a player's hint (`hint`: what the `hard` level would do in their place, and why), and for
-the review of a finished game (`review`: where that judgement disagreed with a player).
+Used for computer seats, for the stand-in that plays a silent human's turn after a deadline
+(at the level the host chose for the game), for a player's hint (`hint`: what a level, `hard`
+unless they ask another, would do in their place, and why), and for the review of a finished
+game (`review`: where that judgement disagreed with a player).
 The engine's players are pure and synchronous (`engine.ai`) and a `hard` or `expert` decision
 can take a second of CPU, so it runs in a worker process (`core.workers`) while the event loop
 keeps answering others. The view and the history are immutable and copied to the worker, so the
@@ -62,7 +63,8 @@ async def decide(service: GameService, game_id: int, seat: int, level: str) -> D
     return Decision(action, game.version)
 
 
-#: The level whose judgement a hint gives.
+#: The level whose judgement a hint gives unless the player asks another
+#: (`core.service.HINT_LEVELS`).
 HINT_LEVEL = "hard"
 
 
@@ -80,18 +82,19 @@ class Hint:
     used: int
 
 
-async def hint(service: GameService, game_id: int, user_id: int) -> Hint:
-    """What the `hard` level would do for `user_id` now, decided exactly as a computer player
-    sitting there would decide (that seat's view and the public history only), and recorded.
-    Refused (nothing recorded) unless it is their decision in a running unrated game."""
-    viewed = await service.hint_view(game_id, user_id)
+async def hint(service: GameService, game_id: int, user_id: int, level: str = HINT_LEVEL) -> Hint:
+    """What `level` (`hard` unless asked; one of `HINT_LEVELS`) would do for `user_id` now,
+    decided exactly as a computer player sitting there would decide (that seat's view and the
+    public history only), and recorded. Refused (nothing recorded) unless it is their decision
+    in a running unrated game, or if `level` is not a hint's."""
+    viewed = await service.hint_view(game_id, user_id, level)
     game = viewed.game
     assert viewed.seat is not None
     game_log = await service.log(game_id)
     given = await workers.current().run(
         metrics.AI_SECONDS.labels("hint").observe,
         advice,
-        HINT_LEVEL,
+        level,
         player_seed(game.seed, viewed.seat),
         viewed.view,
         tuple(game_log.public_history),

@@ -2,8 +2,9 @@
 
 The game's policy decides: a computer player plays that turn for them (the default), the turn is
 skipped, or the game waits. After the game's number of missed deadlines in a row the seat goes to
-a computer player for the rest of the game, and the channel is told. A player on vacation has
-their deadline paused if the game's vacation policy says so.
+a computer player for the rest of the game, and the channel is told. Either computer player is of
+the game's stand-in level (`DeadlineRules.stand_in`: normal unless the host chose another). A
+player on vacation has their deadline paused if the game's vacation policy says so.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import logging
 
 from ..core.errors import ServiceError
 from ..core.records import TimerRow
-from .flow import STAND_IN_LEVEL, TurnFlow
+from .flow import TurnFlow
 from .policy import deadline_at, on_vacation, still_current
 
 log = logging.getLogger("alhambra.deadlines")
@@ -36,7 +37,7 @@ async def deadline_passed(flow: TurnFlow, timer: TimerRow) -> None:
     locale = await service.game_locale(game.id)
     streak = await service.record_missed_deadline(game.id, player.seat)
     if rules.missed_limit is not None and streak >= rules.missed_limit:
-        await service.hand_over(game.id, player.seat, STAND_IN_LEVEL)
+        await service.hand_over(game.id, player.seat, rules.stand_in)
         said = "deadline.handed_over_rated" if game.rated else "deadline.handed_over"
         await announcer.notice(game, locale, said, name=player.name, count=streak)
         flow.drive_computers(game.id, locale)
@@ -49,7 +50,7 @@ async def deadline_passed(flow: TurnFlow, timer: TimerRow) -> None:
         if rules.policy == "skip":
             await flow.skip(game.id, player.seat, locale)
         else:
-            await flow.play_for(game.id, player.seat, locale)
+            await flow.play_for(game.id, player.seat, locale, rules.stand_in)
     except ServiceError as exc:  # the player moved at the last second: their move stands
         log.info("deadline of game %s not applied: %s", game.id, exc.code)
         return

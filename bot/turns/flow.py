@@ -28,7 +28,8 @@ from .ports import Announcer, Messenger, Spawn, Wake
 from .reminders import Reminders
 
 log = logging.getLogger("alhambra.turns")
-#: The strength of the computer player that stands in for a silent human.
+#: The strength of the computer player that stands in for a silent human unless the game's
+#: rules name another (`DeadlineRules.stand_in`, chosen by the host).
 STAND_IN_LEVEL = "normal"
 #: Waits between attempts to tell a channel about a turn: doubling from one to the other.
 ANNOUNCE_RETRY = timedelta(minutes=1)
@@ -305,10 +306,13 @@ class TurnFlow:
 
     # --- a silent player's turn -------------------------------------------------------------------
 
-    async def play_for(self, game_id: int, seat: int, locale: str) -> ActResult | None:
-        """A computer player finishes a human's turn from wherever they left it."""
+    async def play_for(
+        self, game_id: int, seat: int, locale: str, level: str = STAND_IN_LEVEL
+    ) -> ActResult | None:
+        """A computer player of `level` (the game's stand-in) finishes a human's turn from
+        wherever they left it."""
         while True:
-            decision = await decide(self.service, game_id, seat, STAND_IN_LEVEL)
+            decision = await decide(self.service, game_id, seat, level)
             if decision is None:
                 return None
             result = await self.service.act_for_timeout(

@@ -264,6 +264,11 @@ def _seed_level_13(conn: sqlite3.Connection) -> dict[str, object]:
     return {}
 
 
+def _seed_level_14(conn: sqlite3.Connection) -> dict[str, object]:
+    conn.execute("UPDATE games SET stand_in_level = 'expert' WHERE id = 2")
+    return {}
+
+
 SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
     1: _seed_level_1,
     2: _seed_level_2,
@@ -278,6 +283,7 @@ SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
     11: _seed_level_11,
     12: _seed_level_12,
     13: _seed_level_13,
+    14: _seed_level_14,
 }
 
 
@@ -364,6 +370,10 @@ async def test_upgrade_from_every_earlier_step_keeps_the_data(
             assert result.version == 26
             lobby = await service.join(1, 77, "Late")
             assert [s.name for s in lobby.seats] == ["Ann", "Late"]
+            rules = await service.deadline_rules(2)  # a game from before 0014 stands in normal
+            assert rules.stand_in == "normal"
+            if start >= 5:
+                assert (rules.policy, rules.missed_limit) == ("skip", 2)
         if start >= 2:
             assert (await GameService(store).settings(1)).locale == "de"
             kinds = {t.kind for t in await GameService(store).timers_of(2)}

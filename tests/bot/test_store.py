@@ -13,6 +13,7 @@ from service_helpers import dump, sqlite_only
 from bot.core.clock import ManualClock
 from bot.core.db import Conflict
 from bot.core.errors import NoGameHere, NotHost
+from bot.core.records import DeadlineRules
 from bot.core.service import GameService
 from bot.core.store import Store
 
@@ -130,6 +131,31 @@ async def test_seat_rows_must_describe_a_human_or_a_computer(store: Store) -> No
         await run(store, "INSERT INTO seats VALUES (1, 0, NULL, 'human', NULL, NULL, 'x', 0)")
     with pytest.raises(Refused):  # foreign key: no game 2
         await run(store, "INSERT INTO seats VALUES (2, 0, NULL, 'computer', NULL, 'easy', 'x', 0)")
+
+
+async def test_the_stand_in_level_is_a_deadline_rule_the_schema_checks(store: Store) -> None:
+    now = ManualClock().now()
+    async with store.write() as tx:
+        game_id = await tx.insert_game(
+            guild_id=None, channel_id=3, host_id=1, options={}, max_players=6, now=now
+        )
+        assert await tx.deadline_rules(game_id) == DeadlineRules()  # normal unless chosen
+        assert (await tx.deadline_rules(game_id)).stand_in == "normal"  # type: ignore[union-attr]
+    rules = DeadlineRules(86400, "computer", 2, "continue", "expert")
+    async with store.write() as tx:
+        await tx.set_deadline_rules(game_id, rules, now)
+    async with store.read() as tx:
+        assert await tx.deadline_rules(game_id) == rules
+    for level in ("easy", "hard"):
+        async with store.write() as tx:
+            await tx.set_deadline_rules(game_id, DeadlineRules(stand_in=level), now)
+        async with store.read() as tx:
+            assert (await tx.deadline_rules(game_id)).stand_in == level  # type: ignore[union-attr]
+    for level in ("random", "grandmaster"):  # the column takes the stand-in levels only
+        with pytest.raises(Refused):
+            await run(store, "UPDATE games SET stand_in_level = ? WHERE id = ?", (level, game_id))
+    async with store.read() as tx:
+        assert (await tx.deadline_rules(game_id)).stand_in == "hard"  # type: ignore[union-attr]
 
 
 async def test_a_transaction_cancelled_while_it_begins_leaves_none_open(store: Store) -> None:

@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from service_helpers import add_timer
 
-from bot.core.errors import AlreadyVoted, IllegalMove, InvalidRequest, NotSilent
+from bot.core.errors import AlreadyVoted, IllegalMove, InvalidRequest, NoGameHere, NotSilent
 from bot.core.records import DeadlineRules, NotifySettings, TimerRow
 from bot.core.service import GameService
 from bot.core.store import Store
@@ -259,6 +259,24 @@ async def test_deadline_rules_are_checked_and_stored_with_the_game(service) -> N
     game = await service.create_game(channel_id=2, host_id=1, host_name="Ana", deadline_rules=rules)
     assert await service.deadline_rules(game.id) == rules
     assert game.turn_deadline_s == 86400
+
+
+async def test_the_stand_in_level_is_a_rule_the_host_chooses(service) -> None:
+    assert DeadlineRules().stand_in == "normal"
+    for level in ("random", "grandmaster", ""):  # a stand-in plays to win, at a known level
+        with pytest.raises(InvalidRequest, match="easy, normal, hard or expert") as refused:
+            await service.create_game(
+                channel_id=3,
+                host_id=1,
+                host_name="Ana",
+                deadline_rules=DeadlineRules(86400, stand_in=level),
+            )
+        assert refused.value.key == "error.invalid_request.stand_in"
+    with pytest.raises(NoGameHere):  # nothing was written
+        await service.game_in_channel(3)
+    rules = DeadlineRules(86400, "skip", 2, stand_in="expert")
+    game = await service.create_game(channel_id=3, host_id=1, host_name="Ana", deadline_rules=rules)
+    assert (await service.deadline_rules(game.id)).stand_in == "expert"
 
 
 async def test_a_majority_of_human_players_decides_a_vote(service) -> None:

@@ -298,11 +298,69 @@ async def test_missed_deadlines_in_a_row_hand_the_seat_to_a_computer(
         ) == [(silent.id, "deadlines")]
         assert db_rows(
             db_path,
-            "SELECT COUNT(*) FROM seats WHERE game_id = ? AND kind = ?",
+            "SELECT level FROM seats WHERE game_id = ? AND kind = ?",
             game_id,
             "computer",
-        ) == [(1,)]
+        ) == [("normal",)]  # the stand-in level unless the host chose another
         # the computer player played that turn: it is the active player's turn again
+        assert to_play(db_path, channel, users)[0] is active
+
+
+async def test_the_stand_in_plays_at_the_level_the_host_chose(
+    sim, run_bot, make_bot, db_path, monkeypatch
+) -> None:
+    import bot.turns.flow as flow
+
+    asked: list[tuple[int, str]] = []  # (seat, level) of every computer decision
+    decide = flow.decide
+
+    async def spy(service, game_id: int, seat: int, level: str):
+        asked.append((seat, level))
+        return await decide(service, game_id, seat, level)
+
+    monkeypatch.setattr(flow, "decide", spy)
+    clock = ManualClock(T0)
+    _, channel, users = await table(sim, ["ana", "bruno"])
+    async with run_bot(make_bot(clock=clock)) as bot:
+        lobby = await open_game(
+            sim, users[0], channel, deadline=24, stand_in="expert", missed_deadlines=2
+        )
+        assert (
+            "A computer player (expert) plays a missed turn, and takes the seat after 2 missed "
+            "deadlines in a row"
+        ) in lobby.text
+        await sim.slash(users[1], "alhambra join", channel=channel)
+        await sim.slash(users[0], "alhambra start", channel=channel)
+        await bot.calm()
+        game_id, game, _ = stored_game(db_path, channel.id)
+        assert db_rows(db_path, "SELECT stand_in_level FROM games WHERE id = ?", game_id) == [
+            ("expert",)
+        ]
+        silent, (active,) = to_play(db_path, channel, users)
+        seat = game.current_seat
+        assert asked == []
+
+        clock.advance(timedelta(hours=24))
+        await settle(bot)  # the first missed deadline: an expert plays the turn for them
+        texts = [m.content for m in sim.channel_messages(channel)]
+        assert any(f"{silent.name} let the turn deadline pass" in t for t in texts)
+        assert asked and set(asked) == {(seat, "expert")}
+        assert to_play(db_path, channel, users)[0] is active
+        played = db_rows(
+            db_path, "SELECT COUNT(*) FROM actions WHERE game_id = ? AND user_id IS NULL", game_id
+        )
+        assert played[0][0] == len(asked)  # each of its decisions was played for the seat
+
+        await take_money(sim, db_path, channel, active)
+        await bot.calm()
+        clock.advance(timedelta(hours=24))
+        await settle(bot)  # the second in a row: an expert takes the seat for good
+        texts = [m.content for m in sim.channel_messages(channel)]
+        assert any(f"{silent.name} missed 2 turn deadlines in a row" in t for t in texts)
+        assert db_rows(
+            db_path, "SELECT kind, level FROM seats WHERE game_id = ? AND user_id IS NULL", game_id
+        ) == [("computer", "expert")]
+        assert {level for _, level in asked} == {"expert"}  # and it plays as one
         assert to_play(db_path, channel, users)[0] is active
 
 

@@ -1,5 +1,6 @@
-"""`/alhambra hint` and the panel's Hint button: what the `hard` level would do, only to the
-player whose decision it is, never in a rated game, and every use counted."""
+"""`/alhambra hint` and the panel's Hint button: what the `hard` level (or the level the player
+asks: normal, hard, expert) would do, only to the player whose decision it is, never in a rated
+game, and every use counted."""
 
 from __future__ import annotations
 
@@ -121,3 +122,71 @@ async def test_hints_are_refused_in_a_rated_game(sim: FakeDiscord, run_bot, make
         await sim.click(mover, panel, "Back")
         await sim.wait_until(lambda: panel.edits > edits)
         assert "Take money" in panel.button_labels() and "Hint" not in panel.button_labels()
+
+
+async def test_a_player_chooses_the_level_a_hint_comes_from(
+    sim: FakeDiscord, run_bot, make_bot
+) -> None:
+    ana, bruno = sim.user("ana"), sim.user("bruno")
+    guild = sim.guild("Club", owner=ana)
+    sim.member(guild, bruno)
+    channel = sim.channel(guild, "alhambra")
+    async with run_bot(make_bot()) as bot:
+        service = bot.service
+        info, turn = await _running(sim, service, channel, [ana, bruno])
+        mover, _ = _split([ana, bruno], info)
+        view = (await service.view(info.id, mover.id)).view
+        labels = [action_label("en", a, view) for a in view.legal if not isinstance(a, Undo)]
+
+        expert = (await sim.slash(mover, "alhambra hint", channel=channel, level="expert")).response
+        assert expert.ephemeral
+        assert expert.content.startswith("Hint: the expert level would play **")
+        assert expert.content.split("**")[1] in labels
+        assert "You have asked for 1 hint in this game" in expert.content
+        normal = (await sim.slash(mover, "alhambra hint", channel=channel, level="normal")).response
+        assert normal.content.startswith("Hint: the normal level would play **")
+        assert normal.content.split("**")[1] in labels
+        assert await service.hints_of_game(info.id) == {view.seat: 2}
+
+        # a value Discord's choices would not send (a forged request): refused, nothing recorded
+        for forged in ("random", "easy", "grandmaster"):
+            sent = await sim.forge_command(
+                mover, "alhambra hint", channel=channel, forged={"level": forged}
+            )
+            refused = sent.response
+            assert refused.ephemeral
+            assert refused.content == (
+                "A hint comes from the normal, hard or expert level: choose one of those."
+            )
+        assert await service.hints_of_game(info.id) == {view.seat: 2}
+        assert (await service.game(info.id)).version == info.version  # nothing was played
+
+        # the panel's Hint button keeps the hard level
+        panel = (await sim.click(mover, turn, "Take money")).response
+        edits = panel.edits
+        await sim.click(mover, panel, "Back")
+        await sim.wait_until(lambda: panel.edits > edits)
+        pressed = (await sim.click(mover, panel, "Hint")).response
+        assert pressed.content.startswith("Hint: the hard level would play **")
+
+
+async def test_a_forged_hint_level_is_refused_in_the_readers_language(
+    sim: FakeDiscord, run_bot, make_bot
+) -> None:
+    ana, bruno = sim.user("ana", locale="pt-BR"), sim.user("bruno")
+    guild = sim.guild("Club", owner=ana)
+    sim.member(guild, bruno)
+    channel = sim.channel(guild, "alhambra")
+    async with run_bot(make_bot()) as bot:
+        info, _ = await _running(sim, bot.service, channel, [ana, bruno])
+        for user in (ana, bruno):
+            sent = await sim.forge_command(
+                user, "alhambra hint", channel=channel, forged={"level": "x"}
+            )
+            refused = sent.response
+            assert refused.ephemeral
+            if user is ana:
+                assert "médio, difícil ou especialista" in refused.content
+            else:
+                assert "normal, hard or expert" in refused.content
+        assert await bot.service.hints_of_game(info.id) == {}

@@ -230,3 +230,74 @@ async def test_the_lobby_shows_the_turn_deadline(sim, run_bot, make_bot, table) 
     async with run_bot(make_bot()):
         opened = await open_game(sim, u["cid"], channel, deadline=48)
         assert "48時間" in opened.text or "48 hours" in opened.text
+
+
+async def test_the_lobby_names_the_stand_in_level(sim, run_bot, make_bot, table) -> None:
+    guild, _, u = table
+    rooms = [sim.channel(guild, f"room-{i}") for i in range(5)]
+    async with run_bot(make_bot()):
+        default = await open_game(sim, u["ann"], rooms[0], deadline=24)
+        assert (
+            "A computer player (normal) plays a missed turn, and takes the seat after 3 missed "
+            "deadlines in a row"
+        ) in default.text
+        expert = await open_game(
+            sim, u["bob"], rooms[1], deadline=24, stand_in="expert", missed_deadlines=0
+        )
+        assert "A computer player (expert) plays a missed turn" in expert.text
+        assert "takes the seat" in default.text and "takes the seat" not in expert.text
+        seat = await open_game(
+            sim,
+            u["eve"],
+            rooms[2],
+            deadline=72,
+            deadline_policy="skip",
+            stand_in="hard",
+            missed_deadlines=1,
+        )
+        assert "A computer player (hard) takes the seat after 1 missed deadline" in seat.text
+        assert "plays a missed turn" not in seat.text
+        waits = await open_game(  # nobody stands in: nothing to say
+            sim, u["ann"], rooms[3], deadline=24, deadline_policy="wait", missed_deadlines=0
+        )
+        assert "A computer player" not in waits.text
+        untimed = await open_game(sim, u["dee"], rooms[4], stand_in="easy")  # no deadline
+        assert "A computer player" not in untimed.text and "(easy)" not in untimed.text
+
+        # in the lobby of each server's language, with the level in its words, after a join,
+        # and in a player's status
+        japanese = sim.channel(sim.guild("クラブ", owner=u["cid"], locale="ja"), "japanese")
+        sim.member(japanese.guild, u["bob"])
+        ja = await open_game(sim, u["cid"], japanese, deadline=48, stand_in="expert")
+        assert "コンピューター\uff08エキスパート\uff09が代わりに打ち" in ja.text
+        joined = await sim.click(u["bob"], ja.response, "参加")
+        assert "コンピューター\uff08エキスパート\uff09が代わりに打ち" in joined.text
+        portuguese = sim.channel(sim.guild("Clube", owner=u["dee"], locale="pt-BR"), "jogos")
+        pt = await open_game(sim, u["dee"], portuguese, deadline=48, stand_in="hard")
+        assert "Um jogador computador (difícil) joga a vez perdida" in pt.text
+        shown = await sim.slash(u["dee"], "alhambra status", channel=portuguese)
+        assert "Um jogador computador (difícil) joga a vez perdida" in shown.text
+
+
+async def test_a_forged_stand_in_level_opens_no_game(
+    sim, run_bot, make_bot, table, db_path
+) -> None:
+    _, channel, u = table
+    async with run_bot(make_bot()):
+        before = db_rows(db_path)
+        for forged in ("random", "grandmaster"):
+            sent = await sim.forge_command(
+                u["ann"],
+                "alhambra new",
+                channel=channel,
+                thread=False,
+                deadline=24,
+                forged={"stand_in": forged},
+            )
+            assert sent.response.ephemeral
+            assert sent.response.content == (
+                "A computer player standing in plays at the easy, normal, hard or expert level: "
+                "choose one of those."
+            )
+        assert db_rows(db_path) == before
+        assert not sim.channel_messages(channel)

@@ -616,6 +616,30 @@ class FakeDiscord:
         result = self._interaction(MESSAGE_COMPONENT, user, channel, data, source=source)
         return await self._send(result, settle=settle, timeout=timeout)
 
+    async def forge_command(
+        self,
+        user: User,
+        command: str,
+        *,
+        channel: Channel | None = None,
+        forged: dict[str, Any],
+        settle: bool = True,
+        timeout: float | None = None,
+        **kw_options: Any,
+    ) -> InteractionResult:
+        """Run ``/command sub [options]`` with the ``forged`` option values put in as they
+        are, past Discord's own checks (a value that is not one of an option's choices): what
+        a hand-made request can send, and apps must refuse themselves."""
+        channel = channel or self.default_channel
+        data = command_data(self, channel, user, command, kw_options)
+        leaf = data
+        while leaf.get("options") and leaf["options"][0].get("type") in (1, 2):
+            leaf = leaf["options"][0]  # down the subcommand (group) to its own options
+        given = [o for o in leaf.setdefault("options", []) if o["name"] not in forged]
+        leaf["options"] = given + [{"name": k, "type": 3, "value": v} for k, v in forged.items()]
+        result = self._interaction(APPLICATION_COMMAND, user, channel, data)
+        return await self._send(result, settle=settle, timeout=timeout)
+
     async def submit_modal(
         self,
         user: User,

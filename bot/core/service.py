@@ -1238,7 +1238,10 @@ class GameService:
             elif passed and target is not None:
                 assert target.seat is not None and target.user_id is not None
                 await tx.forfeit(game_id, target.seat, target.user_id, "vote", self._now())
-                await tx.replace_by_computer(game_id, target.join_order, "normal", self._now())
+                # the game's stand-in, as when the deadlines take a seat
+                rules = await tx.deadline_rules(game_id)
+                level = "normal" if rules is None else rules.stand_in
+                await tx.replace_by_computer(game_id, target.join_order, level, self._now())
                 await tx.clear_votes(game_id, key)
                 await tx.delete_timers_of(game_id, ("reminder", "deadline"))
             return VoteOutcome(

@@ -31,8 +31,12 @@ from engine import Skip, TakeMoney
 T0 = datetime(2024, 6, 3, 9, 0, tzinfo=UTC)  # 18:00 in Tokyo
 
 
-async def running_game(service: GameService, humans: int = 2) -> int:
-    game = await service.create_game(channel_id=500, host_id=1, host_name="Ana", guild_id=9)
+async def running_game(
+    service: GameService, humans: int = 2, rules: DeadlineRules | None = None
+) -> int:
+    game = await service.create_game(
+        channel_id=500, host_id=1, host_name="Ana", guild_id=9, deadline_rules=rules
+    )
     for user in range(2, humans + 1):
         await service.join(game.id, user, f"P{user}")
     await service.start(game.id, 1)
@@ -296,6 +300,18 @@ async def test_a_majority_of_human_players_decides_a_vote(service) -> None:
     assert (await service.game(game_id)).status == "active"
     assert (await service.vote(game_id, second_voter, "abandon")).passed
     assert (await service.game(game_id)).status == "abandoned"
+
+
+async def test_a_seat_voted_over_goes_to_the_games_stand_in_level(service) -> None:
+    rules = DeadlineRules(86400, stand_in="expert")
+    game_id = await running_game(service, humans=3, rules=rules)
+    await service.record_missed_deadline(game_id, 2)
+    target = (await service.game(game_id)).at_seat(2)
+    voters = [u for u in (1, 2, 3) if u != target.user_id]
+    await service.vote(game_id, voters[0], "hand_over", 2)
+    done = await service.vote(game_id, voters[1], "hand_over", 2)
+    seat = done.game.at_seat(2)
+    assert done.passed and seat.is_computer and seat.level == "expert"
 
 
 async def test_a_hand_over_needs_a_silent_player_not_only_votes(service, clock) -> None:

@@ -32,13 +32,11 @@ better-spent search over the same judgement (see bench/ai_tune.py for tuning the
 
 from __future__ import annotations
 
-import math
 import random
 import time
 
 from ..actions import Action
 from ..events import Event
-from ..game import Game
 from ..view import SeatView
 from .hard import HARD_WEIGHTS, playout, position_value
 from .knowledge import deduce
@@ -53,19 +51,17 @@ class ExpertPlayer(Player):
     def __init__(
         self,
         seed: int = 0,
-        simulations: int = 32,
+        worlds: int = 30,
         top_k: int = 5,
-        clear_gap: float = 2.5,
-        window: float = 4.0,
-        max_seconds: float = 1.5,
+        simulations: int = 150,
+        max_seconds: float = 1.8,
         weights: NormalWeights | None = None,
         turns: int = 2,
     ) -> None:
         super().__init__(seed)
-        self.simulations = simulations
+        self.worlds = worlds
         self.top_k = top_k
-        self.clear_gap = clear_gap
-        self.window = window
+        self.simulations = simulations
         self.max_seconds = max_seconds
         self.weights = HARD_WEIGHTS if weights is None else weights
         self.turns = turns
@@ -74,14 +70,13 @@ class ExpertPlayer(Player):
         self, view: SeatView, history: list[Event], options: list[Action], rng: random.Random
     ) -> Action:
         assert view.seat is not None
-        w = self.weights
-        ranked = score_actions(view, options, w)
+        ranked = score_actions(view, options, self.weights)
         if view.phase != "action" or view.final_placement or len(ranked) == 1:
             return ranked[0][1]
-        best_value = ranked[0][0]
-        if ranked[1][0] < best_value - self.clear_gap or self.simulations < 2:
-            return ranked[0][1]
-        shortlist = [(v, a) for v, a in ranked[: self.top_k] if v >= best_value - self.window]
+        # A budget smaller than the shortlist plays only the favourites, once each.
+        shortlist = ranked[: max(1, min(self.top_k, self.simulations))]
+        if len(shortlist) == 1:
+            return shortlist[0][1]
         return self._search(view, history, shortlist, rng)
 
     def _search(
@@ -96,41 +91,28 @@ class ExpertPlayer(Player):
         w = self.weights
         know = deduce(view, history)
         deadline = time.perf_counter() + self.max_seconds
-        worlds: list[Game] = []
+        worlds = max(1, min(self.worlds, self.simulations // len(shortlist)))
         totals = [0.0] * len(shortlist)
         played = [0] * len(shortlist)
-        # A budget smaller than the shortlist plays only the favourites, once each.
-        alive = list(range(min(len(shortlist), self.simulations)))
-        # Successive halving: with n candidates, log2(n) rounds that each spend an equal part of
-        # the budget; a round gives every survivor the same new worlds.
-        rounds = max(1, math.ceil(math.log2(len(alive))))
-        budget = self.simulations
         stopped = False
-        for r in range(rounds):
-            per = max(1, budget // ((rounds - r) * len(alive)))
-            target = played[alive[0]] + per
-            while len(worlds) < target:
-                worlds.append(sample_world(view, know, rng))
-            for k in alive:
-                for world in worlds[played[k] : target]:
-                    trial = world.copy()
-                    trial.apply(shortlist[k][1])
-                    playout(trial, seat, view.turn_number, w, self.turns, others=HARD_WEIGHTS)
-                    totals[k] += position_value(trial, seat, w)
-                    played[k] += 1
-                    budget -= 1
-                    if budget <= 0 or time.perf_counter() > deadline:
-                        stopped = True
-                        break
-                if stopped:
+        for _ in range(worlds):
+            world = sample_world(view, know, rng)
+            for k, (_value, action) in enumerate(shortlist):
+                trial = world.copy()
+                trial.apply(action)
+                playout(trial, seat, view.turn_number, w, self.turns)
+                totals[k] += position_value(trial, seat, w)
+                played[k] += 1
+                if time.perf_counter() > deadline:
+                    stopped = True
                     break
-            if stopped or len(alive) == 1:
+            if stopped:
                 break
-            alive.sort(key=lambda k: (-self._score(shortlist, totals, played, k), k))
-            alive = sorted(alive[: max(1, (len(alive) + 1) // 2)])
-        # Cut short, a survivor may have seen a world fewer than the others: its mean still
+        # Cut short, a candidate may have seen a world fewer than the others: its mean still
         # compares; one that has seen none keeps its one-step value only.
-        best = max(alive, key=lambda k: (self._score(shortlist, totals, played, k), -k))
+        best = max(
+            range(len(shortlist)), key=lambda k: (self._score(shortlist, totals, played, k), -k)
+        )
         return shortlist[best][1]
 
     @staticmethod

@@ -1,33 +1,33 @@
-"""Level `expert`: `hard`'s look-ahead, spent where a choice is close and shared out by merit.
+"""Level `expert`: `hard`'s look-ahead with ten times the evidence, paid for by a faster engine.
 
-`hard` plays every one of its three favourite actions forward in the same five sampled worlds.
-Most of those playouts are wasted: often one action is clearly best on its one-step value, and
-when the choice is close, three candidates are too few and five worlds too noisy. `expert` keeps
-`hard`'s judgement (its tuned weights, `position_value`, worlds sampled from what the seat knows:
-`world.sample_world`, never a hidden card) and changes how the search budget is spent:
+`hard` plays its three favourite actions forward in the same five sampled worlds: a
+determinized search (`world.sample_world`: the known hands and public state, one random guess at
+the deck, the supply and the scoring cards; never a hidden card), each world played through
+everyone's turns to the seat's second turn from now and valued by `position_value`. `expert`
+keeps that judgement (the weights, the playout policy, the value) and spends ten times the
+evidence on every choice in the action phase: its `top_k` = 5 favourite actions, each played in
+the same `worlds` = 30 worlds (150 playouts). Sharing the worlds makes the comparison one of
+actions, not of luck; thirty of them shrink the noise of where the cards fall to under half of
+`hard`'s (the standard error goes with one over the square root of the worlds), and five
+candidates reach moves the one-step valuation ranks fourth or fifth. A candidate's score is its
+one-step value plus its mean position value.
 
-- no search when the one-step values already separate the best action from the rest by more
-  than `clear_gap` points (placements are exact anyway, as for `hard`);
-- otherwise up to `top_k` candidates (those within `window` points of the best) share a budget
-  of `simulations` playouts by successive halving: every candidate is played in the same first
-  worlds, the worse half is dropped, the survivors get more worlds, and so on, so the close
-  calls between the best few get most of the evidence;
-- the opponents in the playouts are modelled as strong players (`hard`'s one-step judgement),
-  not as `normal`: the seat is usually up against good play, and a forecast that expects the
-  others to leave the best building on the market is too hopeful.
+Why not a tree. A tree search over information sets (ISMCTS) pays off when it can afford
+thousands of iterations; a playout here is a few milliseconds of Python, so within two seconds
+the budget is about 150 playouts, and a tree that size never grows past the root's children.
+The pilot runs (48 three-player games each against two `hard` players, bench/ai.py's setup)
+measured where the budget pays: the previous `expert` (successive halving of 32 playouts, no
+search when one action is clearly best) won 39.3% over 300 games; 15 worlds x 4 candidates won
+49%; 30 x 5 won 62.5% (95% intervals about +-14 points at that size). More evidence at the root
+is what makes the judgement play better.
 
-A candidate's score is, like `hard`'s, its one-step value plus its mean position value over the
-worlds it was played in (all survivors have been played in the same worlds, so their means
-compare on equal luck).
+Budget: `worlds` x `top_k` playouts per decision, capped by `simulations` (so the decision
+depends only on the seed, the view and the log), and a wall-clock safety deadline
+(`max_seconds`) that only cuts a search short on a machine far slower than expected.
+Placements use the one-step choice, as `hard`'s do (nothing unknown happens before the turn
+ends).
 
-Budget: `simulations` playouts per decision (so the decision depends only on the seed, the view
-and the log), plus `hard`'s wall-clock safety deadline (`max_seconds`), which only cuts a search
-short on a machine far slower than expected.
-
-Measured against two `hard` players (bench/ai.py, seed 1, 300 games, seats rotated): 39.3% of
-the wins, 95% interval 33.8-44.8% (a third is chance), so only a little stronger than `hard`;
-0.3 ms median and 0.38 s p99 per decision on one core. The 55% aimed for needs more than a
-better-spent search over the same judgement (see bench/ai_tune.py for tuning the weights).
+Measured against two `hard` players: see README ("Computer players") and `bench/ai.py`.
 """
 
 from __future__ import annotations

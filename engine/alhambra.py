@@ -541,19 +541,19 @@ class Alhambra:
             frontier = an.frontier
             if frontier is None:
                 frontier = self._frontier()
-            found = [c for c, nr in frontier.items() if fit[nr]]
-            found.sort()
-            cells = _CELLS
-            if not found:
-                cached = ()
-            elif self.holes == "classic":
+            # The cells are mapped by `map` over the table's own `__getitem__`: a comprehension
+            # is a function call of its own, dearer than the few cells it would go through.
+            if self.holes == "classic":
                 blocked = an.blocked
                 if blocked is None:
                     blocked = self._blocked()
-                cached = tuple([cells[c] for c in found if c not in blocked])
+                found = [c for c, nr in frontier.items() if fit[nr] and c not in blocked]
+                found.sort()
+                cached = tuple(map(_CELLS.__getitem__, found))
             else:
-                no_hole = self._no_hole
-                cached = tuple([cells[c] for c in found if no_hole(c)])
+                found = [c for c, nr in frontier.items() if fit[nr]]
+                found.sort()
+                cached = tuple(map(_CELLS.__getitem__, filter(self._no_hole, found)))
             an.legal_by_mask[mask] = cached
         return cached
 
@@ -563,6 +563,10 @@ class Alhambra:
     def placement_error(self, tile: int, cell: Cell) -> str | None:
         """Why `tile` cannot go on `cell`, in words a player understands; None if it can."""
         cell = (int(cell[0]), int(cell[1]))
+        # An action is most often checked right after it was listed, from these very cells.
+        listed = self._an.legal_by_mask.get(TILE_MASK[tile])
+        if listed is not None and cell in listed:
+            return None
         if cell == ORIGIN:
             return "That is the fountain's cell; nothing can be built there."
         if cell in self:
@@ -672,6 +676,9 @@ class Alhambra:
         """Why `tile` cannot replace the building on `cell`; None if it can. The cell stays filled,
         so only the neighbours' walls matter; matching sides keep every path through the cell."""
         cell = (int(cell[0]), int(cell[1]))
+        listed = self._an.swap_by_mask.get(TILE_MASK[tile])
+        if listed is not None and cell in listed:
+            return None
         if cell == ORIGIN:
             return "The fountain never moves."
         if cell not in self:
@@ -712,12 +719,8 @@ class Alhambra:
             if fits is None:
                 fits = self._fits()
             found = [c for c, nr in fits.items() if fit[nr]]
-            if found:
-                found.sort()
-                cells = _CELLS
-                cached = tuple([cells[c] for c in found])
-            else:
-                cached = ()
+            found.sort()
+            cached = tuple(map(_CELLS.__getitem__, found))
             an.swap_by_mask[mask] = cached
         return cached
 
@@ -853,13 +856,13 @@ class Alhambra:
 
     def removal_error(self, cell: Cell) -> str | None:
         cell = (int(cell[0]), int(cell[1]))
+        listed = self._an.removable
+        if listed is not None and cell in listed:
+            return None
         if cell == ORIGIN:
             return "The fountain never moves."
         if cell not in self:
             return "There is no building on that cell."
-        an = self._an
-        if an.removable is not None:
-            return None if cell in an.removable else self._removal_error(cell)
         return self._removal_error(cell)
 
     def _removal_error(self, cell: Cell) -> str | None:

@@ -391,14 +391,17 @@ class Alhambra:
         self._counts[TILE_TYPE[tile]] -= 1
         x, y = cell
         if x in (self._min_x, self._max_x) or y in (self._min_y, self._max_y):
-            cells = [_cell(c) for c in grid]
-            xs = [c[0] for c in cells]
-            ys = [c[1] for c in cells]
+            xs, ys = zip(*map(_CELLS.__getitem__, grid), strict=True)
             self._min_x, self._max_x, self._min_y, self._max_y = min(xs), max(xs), min(ys), max(ys)
         self._changed(k)
         if cut is not None and via is not None:
             cut = cut - {k, via}
-            if via and len(self._reachable(exclude=via)) < len(grid) - 1:
+            # A neighbour left with one way in is a leaf, which strands nobody.
+            if (
+                via
+                and self._only_way(via, grid[via]) is None
+                and len(self._reachable(exclude=via)) < len(grid) - 1
+            ):
                 cut |= {via}
             self._an.cut = cut
         return tile

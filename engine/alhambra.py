@@ -90,15 +90,13 @@ _MISSING: tuple[int, ...] = tuple(
 )
 #: Patches of the frontier and of the swap fits reach back at most this many changes.
 _PATCH_LIMIT = 8
-
-
-def _around(dirty: tuple[int, ...]) -> Iterable[int]:
-    """The changed cells and their four neighbours: what a patch of the frontier or of the swap
-    fits recomputes."""
-    if len(dirty) == 1:
-        k = dirty[0]
-        return (k, k - _ROW, k + 1, k + _ROW, k - 1)
-    return {c for k in dirty for c in (k, k - _ROW, k + 1, k + _ROW, k - 1)}
+#: Per side of a changed cell: (step to the neighbour there, the mask that clears what the
+#: cell says in that neighbour's need << 4 | req, and what the cell says by its tile): a patch
+#: rewrites only that part of each neighbour's entry.
+_TOWARD: tuple[tuple[int, int, tuple[int, ...]], ...] = tuple(
+    (step, ~(opp << 4 | opp) & 255, tuple(opp << 4 | (opp if m & bit else 0) for m in TILE_MASK))
+    for bit, step, opp in _STEPS
+)
 
 
 def _outside_after(
@@ -393,14 +391,17 @@ class Alhambra:
         self._counts[TILE_TYPE[tile]] -= 1
         x, y = cell
         if x in (self._min_x, self._max_x) or y in (self._min_y, self._max_y):
-            cells = [_cell(c) for c in grid]
-            xs = [c[0] for c in cells]
-            ys = [c[1] for c in cells]
+            xs, ys = zip(*map(_CELLS.__getitem__, grid), strict=True)
             self._min_x, self._max_x, self._min_y, self._max_y = min(xs), max(xs), min(ys), max(ys)
         self._changed(k)
         if cut is not None and via is not None:
             cut = cut - {k, via}
-            if via and len(self._reachable(exclude=via)) < len(grid) - 1:
+            # A neighbour left with one way in is a leaf, which strands nobody.
+            if (
+                via
+                and self._only_way(via, grid[via]) is None
+                and len(self._reachable(exclude=via)) < len(grid) - 1
+            ):
                 cut |= {via}
             self._an.cut = cut
         return tile
@@ -444,45 +445,68 @@ class Alhambra:
         # player in another thread may be working this very analysis out.
         base = an.base
         if base is not None:
-            # (need, req) of a cell depends on its four neighbours only.
+            # (need, req) of a cell depends on its four neighbours only: a changed cell gets
+            # its own entry anew (or loses it) and rewrites its side of its empty neighbours'.
             frontier = base.copy()
-            cells: Iterable[int] = _around(an.dirty)
+            for k in an.dirty:
+                t = grid.get(k)
+                if t is None:
+                    own = self._empty_entry(k)
+                    if own:
+                        frontier[k] = own
+                    else:
+                        frontier.pop(k, None)
+                    for step, clear, _says in _TOWARD:
+                        n = k + step
+                        nr = frontier.get(n)
+                        if nr is not None:
+                            nr &= clear
+                            if nr >> 4:
+                                frontier[n] = nr
+                            else:
+                                del frontier[n]
+                else:
+                    frontier.pop(k, None)
+                    for step, clear, says in _TOWARD:
+                        n = k + step
+                        if n not in grid:
+                            frontier[n] = frontier.get(n, 0) & clear | says[t]
         else:
             frontier = {}
-            cells = {k + d for k in grid for d in _DELTAS}
-        get = grid.get
-        for c in cells:
-            if c in grid:
-                frontier.pop(c, None)
-                continue
-            need = req = 0
-            t = get(c - _ROW)
-            if t is not None:
-                need = 1
-                if TILE_MASK[t] & 4:
-                    req = 1
-            t = get(c + 1)
-            if t is not None:
-                need |= 2
-                if TILE_MASK[t] & 8:
-                    req |= 2
-            t = get(c + _ROW)
-            if t is not None:
-                need |= 4
-                if TILE_MASK[t] & 1:
-                    req |= 4
-            t = get(c - 1)
-            if t is not None:
-                need |= 8
-                if TILE_MASK[t] & 2:
-                    req |= 8
-            if need:
-                frontier[c] = need << 4 | req
-            else:
-                frontier.pop(c, None)
+            for c in {k + d for k in grid for d in _DELTAS}:
+                if c not in grid:
+                    nr = self._empty_entry(c)
+                    if nr:
+                        frontier[c] = nr
         an.frontier = frontier
         an.base = None
         return frontier
+
+    def _empty_entry(self, c: int) -> int:
+        """need << 4 | req of the cell `c` from its four neighbours (0: it has none)."""
+        get = self._grid.get
+        need = req = 0
+        t = get(c - _ROW)
+        if t is not None:
+            need = 1
+            if TILE_MASK[t] & 4:
+                req = 1
+        t = get(c + 1)
+        if t is not None:
+            need |= 2
+            if TILE_MASK[t] & 8:
+                req |= 2
+        t = get(c + _ROW)
+        if t is not None:
+            need |= 4
+            if TILE_MASK[t] & 1:
+                req |= 4
+        t = get(c - 1)
+        if t is not None:
+            need |= 8
+            if TILE_MASK[t] & 2:
+                req |= 8
+        return need << 4 | req
 
     def _no_hole(self, c: int) -> bool:
         """Filling the empty cell `c` keeps the hole rule (worked out once per grid state)."""
@@ -520,19 +544,19 @@ class Alhambra:
             frontier = an.frontier
             if frontier is None:
                 frontier = self._frontier()
-            found = [c for c, nr in frontier.items() if fit[nr]]
-            found.sort()
-            cells = _CELLS
-            if not found:
-                cached = ()
-            elif self.holes == "classic":
+            # The cells are mapped by `map` over the table's own `__getitem__`: a comprehension
+            # is a function call of its own, dearer than the few cells it would go through.
+            if self.holes == "classic":
                 blocked = an.blocked
                 if blocked is None:
                     blocked = self._blocked()
-                cached = tuple([cells[c] for c in found if c not in blocked])
+                found = [c for c, nr in frontier.items() if fit[nr] and c not in blocked]
+                found.sort()
+                cached = tuple(map(_CELLS.__getitem__, found))
             else:
-                no_hole = self._no_hole
-                cached = tuple([cells[c] for c in found if no_hole(c)])
+                found = [c for c, nr in frontier.items() if fit[nr]]
+                found.sort()
+                cached = tuple(map(_CELLS.__getitem__, filter(self._no_hole, found)))
             an.legal_by_mask[mask] = cached
         return cached
 
@@ -542,6 +566,10 @@ class Alhambra:
     def placement_error(self, tile: int, cell: Cell) -> str | None:
         """Why `tile` cannot go on `cell`, in words a player understands; None if it can."""
         cell = (int(cell[0]), int(cell[1]))
+        # An action is most often checked right after it was listed, from these very cells.
+        listed = self._an.legal_by_mask.get(TILE_MASK[tile])
+        if listed is not None and cell in listed:
+            return None
         if cell == ORIGIN:
             return "That is the fountain's cell; nothing can be built there."
         if cell in self:
@@ -651,6 +679,9 @@ class Alhambra:
         """Why `tile` cannot replace the building on `cell`; None if it can. The cell stays filled,
         so only the neighbours' walls matter; matching sides keep every path through the cell."""
         cell = (int(cell[0]), int(cell[1]))
+        listed = self._an.swap_by_mask.get(TILE_MASK[tile])
+        if listed is not None and cell in listed:
+            return None
         if cell == ORIGIN:
             return "The fountain never moves."
         if cell not in self:
@@ -691,12 +722,8 @@ class Alhambra:
             if fits is None:
                 fits = self._fits()
             found = [c for c, nr in fits.items() if fit[nr]]
-            if found:
-                found.sort()
-                cells = _CELLS
-                cached = tuple([cells[c] for c in found])
-            else:
-                cached = ()
+            found.sort()
+            cached = tuple(map(_CELLS.__getitem__, found))
             an.swap_by_mask[mask] = cached
         return cached
 
@@ -708,41 +735,27 @@ class Alhambra:
             return fits
         grid = self._grid
         base = an.base_fits
-        cells: Iterable[int]
+        entry = self._empty_entry  # the same test, read around a building
         if base is not None:
-            # Only the changed cells and their neighbours see other neighbours now.
+            # As in `_frontier`: a changed cell gets its own entry anew (or loses it) and
+            # rewrites its side of its neighbours' (the fountain has no entry).
             fits = base.copy()
-            cells = _around(an.dirty_fits)
+            for k in an.dirty_fits:
+                t = grid.get(k)
+                if t is None:
+                    fits.pop(k, None)
+                    for step, clear, _says in _TOWARD:
+                        n = k + step
+                        if n and n in grid:
+                            fits[n] = fits.get(n, 0) & clear
+                else:
+                    fits[k] = entry(k)
+                    for step, clear, says in _TOWARD:
+                        n = k + step
+                        if n and n in grid:
+                            fits[n] = fits.get(n, 0) & clear | says[t]
         else:
-            fits = {}
-            cells = list(grid)
-        get = grid.get
-        for c in cells:
-            if not c or c not in grid:
-                fits.pop(c, None)
-                continue
-            need = req = 0
-            t = get(c - _ROW)
-            if t is not None:
-                need = 1
-                if TILE_MASK[t] & 4:
-                    req = 1
-            t = get(c + 1)
-            if t is not None:
-                need |= 2
-                if TILE_MASK[t] & 8:
-                    req |= 2
-            t = get(c + _ROW)
-            if t is not None:
-                need |= 4
-                if TILE_MASK[t] & 1:
-                    req |= 4
-            t = get(c - 1)
-            if t is not None:
-                need |= 8
-                if TILE_MASK[t] & 2:
-                    req |= 8
-            fits[c] = need << 4 | req
+            fits = {c: entry(c) for c in grid if c}
         an.fits = fits
         an.base_fits = None
         return fits
@@ -846,13 +859,13 @@ class Alhambra:
 
     def removal_error(self, cell: Cell) -> str | None:
         cell = (int(cell[0]), int(cell[1]))
+        listed = self._an.removable
+        if listed is not None and cell in listed:
+            return None
         if cell == ORIGIN:
             return "The fountain never moves."
         if cell not in self:
             return "There is no building on that cell."
-        an = self._an
-        if an.removable is not None:
-            return None if cell in an.removable else self._removal_error(cell)
         return self._removal_error(cell)
 
     def _removal_error(self, cell: Cell) -> str | None:

@@ -363,26 +363,25 @@ class Game:
 
     def _redesigns(self) -> tuple[Action, ...]:
         s = self._s
-        alhambra = s.alhambras[s.current]
+        seat = s.current
+        alhambra = s.alhambras[seat]
         memo = alhambra.memo
-        reserve = tuple(s.reserves[s.current])
-        key = ("redesign", reserve)
+        removals: tuple[Action, ...] | None = memo.get("remove")
+        if removals is None:
+            removals = memo["remove"] = _removals(alhambra)
+        reserve = s.reserves[seat]
+        if not reserve:
+            return removals
+        key = ("redesign", tuple(reserve))
         found: tuple[Action, ...] | None = memo.get(key)
         if found is None:
-            removals: tuple[Action, ...] | None = memo.get("remove")
-            if removals is None:
-                removals = memo["remove"] = _removals(alhambra)
-            if reserve:
-                out = list(removals)
-                for tile in reserve:
-                    rebuilds: tuple[Action, ...] | None = memo.get(tile)
-                    if rebuilds is None:
-                        rebuilds = memo[tile] = _rebuilds(alhambra, tile)
-                    out.extend(rebuilds)
-                found = tuple(out)
-            else:
-                found = removals
-            memo[key] = found
+            out = list(removals)
+            for tile in reserve:
+                rebuilds: tuple[Action, ...] | None = memo.get(tile)
+                if rebuilds is None:
+                    rebuilds = memo[tile] = _rebuilds(alhambra, tile)
+                out.extend(rebuilds)
+            found = memo[key] = tuple(out)
         return found
 
     def _placements(self) -> list[Action]:
@@ -418,7 +417,8 @@ class Game:
         if s.phase == "over":
             raise IllegalAction("The game is over.")
         self._legal = None
-        events = self._handle(action)
+        handler = _HANDLERS.get(type(action))
+        events = self._handle(action) if handler is None else handler(self, action)
         if type(action) in _STEPS:
             self._turn_events.extend(events)
         return events
@@ -458,7 +458,8 @@ class Game:
 
     def _do_take(self, a: TakeMoney) -> list[Event]:
         s = self._s
-        self._need_action_phase()
+        if s.phase != "action":
+            self._need_action_phase()
         cards = tuple(a.cards)
         if not cards:
             raise IllegalAction("Taking nothing is not an action: choose at least one card.")
@@ -480,7 +481,8 @@ class Game:
 
     def _do_buy(self, a: Buy) -> list[Event]:
         s = self._s
-        self._need_action_phase()
+        if s.phase != "action":
+            self._need_action_phase()
         if not 0 <= a.slot < MARKET_SLOTS:
             raise IllegalAction("The market has four slots, 1 to 4.")
         tile = s.market[a.slot]
@@ -517,7 +519,8 @@ class Game:
 
     def _do_remove(self, a: RemoveToReserve) -> list[Event]:
         s = self._s
-        self._need_action_phase()
+        if s.phase != "action":
+            self._need_action_phase()
         alhambra = s.alhambras[s.current]
         why = alhambra.removal_error((a.x, a.y))
         if why:
@@ -529,7 +532,8 @@ class Game:
 
     def _do_build(self, a: PlaceFromReserve) -> list[Event]:
         s = self._s
-        self._need_action_phase()
+        if s.phase != "action":
+            self._need_action_phase()
         reserve = s.reserves[s.current]
         if a.tile not in reserve:
             raise IllegalAction(self._not_in_reserve(a.tile))
@@ -544,7 +548,8 @@ class Game:
 
     def _do_swap(self, a: Swap) -> list[Event]:
         s = self._s
-        self._need_action_phase()
+        if s.phase != "action":
+            self._need_action_phase()
         reserve = s.reserves[s.current]
         if a.tile not in reserve:
             raise IllegalAction(self._not_in_reserve(a.tile))
@@ -1052,23 +1057,23 @@ def _list_takes(pool: tuple[int, ...]) -> tuple[TakeMoney, ...]:
     return tuple(out)
 
 
+# The action tables are looked up by `map` over their own `__getitem__`: no comprehension (a
+# function call of its own) for the few cells of a grid.
+
+
 def _removals(alhambra: Alhambra) -> tuple[Action, ...]:
-    made = _REMOVALS
-    return tuple([made[c] for c in alhambra.removable_cells()])
+    return tuple(map(_REMOVALS.__getitem__, alhambra.removable_cells()))
 
 
 def _rebuilds(alhambra: Alhambra, tile: int) -> tuple[Action, ...]:
-    builds = _BUILDS[tile]
-    swaps = _SWAPS[tile]
-    return tuple(
-        [builds[c] for c in alhambra.legal_cells(tile)]
-        + [swaps[c] for c in alhambra.swap_cells(tile)]
+    return (
+        *map(_BUILDS[tile].__getitem__, alhambra.legal_cells(tile)),
+        *map(_SWAPS[tile].__getitem__, alhambra.swap_cells(tile)),
     )
 
 
 def _places(alhambra: Alhambra, tile: int) -> tuple[Action, ...]:
-    made = _PLACES[tile]
-    return tuple([made[c] for c in alhambra.legal_cells(tile)])
+    return tuple(map(_PLACES[tile].__getitem__, alhambra.legal_cells(tile)))
 
 
 def _removal(cell: Cell) -> Action:

@@ -201,6 +201,10 @@ class _Analysis:
 #: shares its analysis (legal cells, walls, previews) instead of working it all out anew.
 _BUILT: dict[tuple[str, tuple[tuple[Cell, int], ...]], Alhambra] = {}
 
+#: Longest walls by grid (packed cell -> tile), for `Alhambra.longest_wall`; emptied when full.
+_WALLS: dict[frozenset[tuple[int, int]], int] = {}
+_WALLS_LIMIT = 50_000
+
 
 class Alhambra:
     """A player's grid. Mutating methods assume legality was checked (`can_*`)."""
@@ -978,9 +982,19 @@ class Alhambra:
     def longest_wall(self) -> int:
         """Segments in the longest continuous outer wall (RULES.md section 5)."""
         an = self._an
-        if an.longest_wall is None:
-            an.longest_wall = _longest_trail_length(self._wall_edges())
-        return an.longest_wall
+        found = an.longest_wall
+        if found is None:
+            # The wall depends on the tiles and their cells only. A computer player asks it of
+            # the same grids again and again from fresh copies and previews (nine times in ten
+            # in a game of `hard` players), so the answers are kept by grid.
+            key = frozenset(self._grid.items())
+            found = _WALLS.get(key)
+            if found is None:
+                if len(_WALLS) >= _WALLS_LIMIT:
+                    _WALLS.clear()
+                found = _WALLS[key] = _longest_trail_length(self._wall_edges())
+            an.longest_wall = found
+        return found
 
     def longest_wall_segments(self) -> list[tuple[Cell, Side]]:
         """The segments of one longest continuous outer wall, for drawing it highlighted."""

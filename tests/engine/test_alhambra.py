@@ -391,3 +391,24 @@ def test_what_a_grid_works_out_after_each_change_equals_a_grid_built_afresh(hole
                     reserve.append(tile)
             assert a.problems() == []
         assert _facts(a) == _facts(_fresh(a))
+
+
+def test_the_walls_kept_by_grid_are_the_walls_worked_out_anew() -> None:
+    """`longest_wall` keeps its answers by grid (the same grids come back as copies and
+    previews): every answer equals the longest trail of the grid's own wall and the length of
+    the wall drawn."""
+    import engine.alhambra as module
+
+    rng = random.Random(7)
+    for _ in range(30):
+        module._WALLS.clear()
+        a = Alhambra()
+        for _step in range(rng.randrange(3, 16)):
+            tile = rng.randrange(1, len(TILES))
+            cells = a.legal_positions(tile)
+            if not cells:
+                continue
+            a.place(tile, rng.choice(cells))
+            fresh = module._longest_trail_length(a._wall_edges())
+            assert a.longest_wall() == fresh == len(a.longest_wall_segments())
+    assert module._WALLS  # the answers were kept

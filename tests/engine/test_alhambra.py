@@ -402,13 +402,15 @@ def test_the_walls_kept_by_grid_are_the_walls_worked_out_anew() -> None:
     rng = random.Random(7)
     for _ in range(30):
         module._WALLS.clear()
-        a = Alhambra()
+        a, b = Alhambra(), Alhambra()
         for _step in range(rng.randrange(3, 16)):
             tile = rng.randrange(1, len(TILES))
             cells = a.legal_positions(tile)
             if not cells:
                 continue
-            a.place(tile, rng.choice(cells))
+            cell = rng.choice(cells)
+            a.place(tile, cell)
             fresh = module._longest_trail_length(a._wall_edges())
             assert a.longest_wall() == fresh == len(a.longest_wall_segments())
-    assert module._WALLS  # the answers were kept
+            b.place(tile, cell)  # another grid object, the same grid: the kept answer
+            assert module._WALLS[frozenset(b._grid.items())] == b.longest_wall() == fresh

@@ -29,9 +29,10 @@ ends).
 
 Measured against two `hard` players (bench/ai.py, seed 1, 300 three-player games, seats
 rotated): 44.8% of the wins, 95% interval 39.2-50.4% (a third is chance); 0.23 ms median, 1.46 s
-p99 and 1.83 s at most per decision. Clearly stronger than `hard`, short of the 55% aimed for:
-the pilot's 62.5% over 48 games was luck, and the judgement itself, not only the evidence it
-gets, would have to improve.
+p99 and 1.83 s at most per decision on that busy run; 0.64 s p99 on a quiet core once
+`Alhambra.longest_wall` kept its answers by grid. Clearly stronger than `hard`, short of the
+55% aimed for: the pilot's 62.5% over 48 games was luck, and the judgement itself, not only
+the evidence it gets, would have to improve.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Seeded random-search tuning of `normal`'s weights against two `easy` (or `normal`) players.
+"""Seeded random-search tuning of `normal`'s (or `expert`'s) weights against two weaker players.
 
 Each candidate changes one to three weights of the incumbent by a random factor and plays the
 same games as the incumbent (common random numbers: same game seeds, same seats, same opponent
@@ -14,6 +14,11 @@ games on each of 4 seeds a candidate's win share is still only known to about 1.
     nice -n 19 python bench/ai_tune.py --eval --games 300 --jobs 2 --seeds 1 2 3 4 \
         --start '{"extra_take": 1.0}'                          # one candidate, no search
     nice -n 19 python bench/ai_tune.py --against normal --seeds 21 22   # for HARD_WEIGHTS
+    nice -n 19 python bench/ai_tune.py --hero expert --against hard --games 60 --jobs 2
+
+`--hero expert` tunes the weights `expert` judges and searches with (starting from
+`HARD_WEIGHTS`); its games cost about 15 s of one core each, so 300 games of one candidate take
+about an hour of two cores.
 """
 
 from __future__ import annotations
@@ -33,26 +38,34 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
 from engine import new_game  # noqa: E402
-from engine.ai import make_player  # noqa: E402
+from engine.ai import ExpertPlayer, Player, make_player  # noqa: E402
+from engine.ai.hard import HARD_WEIGHTS  # noqa: E402
 from engine.ai.normal import NORMAL_WEIGHTS, NormalPlayer, NormalWeights  # noqa: E402
 
 PLAYERS = 3
 
 
 def play(
-    weights: dict[str, float], game_no: int, seed: int, against: str = "easy"
+    weights: dict[str, float],
+    game_no: int,
+    seed: int,
+    against: str = "easy",
+    level: str = "normal",
 ) -> tuple[float, float]:
-    """One game of `normal` with these weights against two `against` players: (win share, score
-    margin)."""
+    """One game of `level` (normal or expert) with these weights against two `against` players:
+    (win share, score margin)."""
     hero = game_no % PLAYERS
     game_seed = seed * 100_003 + game_no
     w = NormalWeights(**weights)
-    players = [
-        NormalPlayer(game_seed * 10 + s, w)
-        if s == hero
-        else make_player(against, game_seed * 10 + s)
-        for s in range(PLAYERS)
-    ]
+
+    def seated(s: int) -> Player:
+        if s != hero:
+            return make_player(against, game_seed * 10 + s)
+        if level == "expert":
+            return ExpertPlayer(game_seed * 10 + s, weights=w)
+        return NormalPlayer(game_seed * 10 + s, w)
+
+    players = [seated(s) for s in range(PLAYERS)]
     game = new_game(PLAYERS, game_seed)
     history = game.setup_events()
     while not game.is_over:
@@ -65,7 +78,7 @@ def play(
     return (1 / len(winners) if hero in winners else 0.0), margin
 
 
-def _play_args(args: tuple[dict[str, float], int, int, str]) -> tuple[float, float]:
+def _play_args(args: tuple[dict[str, float], int, int, str, str]) -> tuple[float, float]:
     return play(*args)
 
 
@@ -75,10 +88,11 @@ def evaluate(
     seeds: list[int],
     pool: ProcessPoolExecutor | None,
     against: str = "easy",
+    level: str = "normal",
 ) -> tuple[float, float]:
     """Win share and margin over `games` games on each seed: the same games for every candidate
     (common random numbers), several seeds so that a candidate cannot fit one deal."""
-    tasks = [(weights, k, seed, against) for seed in seeds for k in range(games)]
+    tasks = [(weights, k, seed, against, level) for seed in seeds for k in range(games)]
     if pool is None:
         results = [_play_args(t) for t in tasks]
     else:
@@ -104,25 +118,26 @@ def main() -> None:
     parser.add_argument("--eval", action="store_true", help="only evaluate the start weights")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--start", default="", help="JSON weights to start from")
-    parser.add_argument("--against", default="easy", choices=["easy", "normal"])
+    parser.add_argument("--against", default="easy", choices=["easy", "normal", "hard"])
+    parser.add_argument("--hero", default="normal", choices=["normal", "expert"])
     args = parser.parse_args()
 
     names = [f.name for f in dataclasses.fields(NormalWeights)]
-    current = dataclasses.asdict(NORMAL_WEIGHTS)
+    current = dataclasses.asdict(HARD_WEIGHTS if args.hero == "expert" else NORMAL_WEIGHTS)
     if args.start:
         current.update(json.loads(args.start))
     rng = random.Random(args.seeds[0])
     started = time.perf_counter()
     pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     try:
-        first = evaluate(current, args.games, args.seeds, pool, args.against)
+        first = evaluate(current, args.games, args.seeds, pool, args.against, args.hero)
         best = objective(first)
         print(f"start {best:.3f} {first} {json.dumps(current)}", flush=True)
         while not args.eval and time.perf_counter() - started < args.minutes * 60:
             candidate = dict(current)
             for name in rng.sample(names, rng.choice([1, 2, 3])):
                 candidate[name] = round(candidate[name] * math.exp(rng.gauss(0, 0.4)), 3)
-            result = evaluate(candidate, args.games, args.seeds, pool, args.against)
+            result = evaluate(candidate, args.games, args.seeds, pool, args.against, args.hero)
             changed = {k: v for k, v in candidate.items() if v != current[k]}
             print(f"{objective(result):.3f} (best {best:.3f}) {result} {changed}", flush=True)
             if objective(result) > best:

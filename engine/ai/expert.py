@@ -43,11 +43,11 @@ import time
 from ..actions import Action
 from ..events import Event
 from ..view import SeatView
-from .hard import HARD_WEIGHTS, playout, position_value
+from .hard import HARD_WEIGHTS
 from .knowledge import deduce
-from .normal import NormalWeights, score_actions
+from .lookahead import compare
+from .normal import NORMAL_WEIGHTS, NormalWeights, score_actions
 from .player import Player
-from .world import sample_world
 
 
 class ExpertPlayer(Player):
@@ -62,6 +62,8 @@ class ExpertPlayer(Player):
         max_seconds: float = 1.8,
         weights: NormalWeights | None = None,
         turns: int = 2,
+        others: NormalWeights | None = None,
+        prior: float = 1.0,
     ) -> None:
         super().__init__(seed)
         self.worlds = worlds
@@ -70,6 +72,8 @@ class ExpertPlayer(Player):
         self.max_seconds = max_seconds
         self.weights = HARD_WEIGHTS if weights is None else weights
         self.turns = turns
+        self.others = NORMAL_WEIGHTS if others is None else others
+        self.prior = prior
 
     def decide(
         self, view: SeatView, history: list[Event], options: list[Action], rng: random.Random
@@ -82,46 +86,19 @@ class ExpertPlayer(Player):
         shortlist = ranked[: max(1, min(self.top_k, self.simulations))]
         if len(shortlist) == 1:
             return shortlist[0][1]
-        return self._search(view, history, shortlist, rng)
-
-    def _search(
-        self,
-        view: SeatView,
-        history: list[Event],
-        shortlist: list[tuple[float, Action]],
-        rng: random.Random,
-    ) -> Action:
-        assert view.seat is not None
-        seat = view.seat
-        w = self.weights
-        know = deduce(view, history)
-        deadline = time.perf_counter() + self.max_seconds
         worlds = max(1, min(self.worlds, self.simulations // len(shortlist)))
-        totals = [0.0] * len(shortlist)
-        played = [0] * len(shortlist)
-        stopped = False
-        for _ in range(worlds):
-            world = sample_world(view, know, rng)
-            for k, (_value, action) in enumerate(shortlist):
-                trial = world.copy()
-                trial.apply(action)
-                playout(trial, seat, view.turn_number, w, self.turns)
-                totals[k] += position_value(trial, seat, w)
-                played[k] += 1
-                if time.perf_counter() > deadline:
-                    stopped = True
-                    break
-            if stopped:
-                break
-        # Cut short, a candidate may have seen a world fewer than the others: its mean still
-        # compares; one that has seen none keeps its one-step value only.
-        best = max(
-            range(len(shortlist)), key=lambda k: (self._score(shortlist, totals, played, k), -k)
+        means = compare(
+            view,
+            deduce(view, history),
+            [a for _v, a in shortlist],
+            rng,
+            worlds,
+            self.weights,
+            self.turns,
+            self.others,
+            deadline=time.perf_counter() + self.max_seconds,
         )
+        # Cut short, a candidate that has seen no world keeps its one-step value only.
+        scores = [self.prior * v + (m or 0.0) for (v, _a), m in zip(shortlist, means, strict=True)]
+        best = max(range(len(shortlist)), key=lambda k: (scores[k], -k))
         return shortlist[best][1]
-
-    @staticmethod
-    def _score(
-        shortlist: list[tuple[float, Action]], totals: list[float], played: list[int], k: int
-    ) -> float:
-        return shortlist[k][0] + (totals[k] / played[k] if played[k] else 0.0)

@@ -35,11 +35,11 @@ from ..game import Game
 from ..options import Options
 from ..view import SeatView
 from .advice import Reason, reason_for
-from .hard import HARD_WEIGHTS, playout, position_value
+from .hard import HARD_WEIGHTS
 from .knowledge import deduce
+from .lookahead import compare, position_value
 from .normal import score_actions
 from .player import candidate_actions
-from .world import sample_world
 
 #: The level whose judgement a review gives (its weights and its look-ahead).
 REVIEW_LEVEL = "hard"
@@ -198,16 +198,8 @@ def _look_ahead(
     if d.played not in tried:
         tried.append(d.played)
     one_step = {a: v for v, a in ranked}
-    know = deduce(view, history)
-    totals = [0.0] * len(tried)
-    for _ in range(worlds):
-        world = sample_world(view, know, rng)
-        for k, action in enumerate(tried):
-            trial = world.copy()
-            trial.apply(action)
-            playout(trial, view.seat, view.turn_number, w, 2)
-            totals[k] += position_value(trial, view.seat, w)
-    scores = [one_step[a] + totals[k] / max(1, worlds) for k, a in enumerate(tried)]
+    means = compare(view, deduce(view, history), tried, rng, worlds, w)
+    scores = [one_step[a] + (m or 0.0) for a, m in zip(tried, means, strict=True)]
     best = max(range(len(tried)), key=lambda k: (scores[k], -k))
     played = tried.index(d.played)
     return scores[best] - scores[played], tried[best]

@@ -9,8 +9,7 @@ import random
 import pytest
 
 from engine import Event, Game, Undo, new_game
-from engine.ai import ExpertPlayer, Player, make_player
-from engine.ai import expert as expert_module
+from engine.ai import ExpertPlayer, Player, lookahead, make_player
 
 
 def driven(seed: int, steps: int) -> tuple[Game, list[Event]]:
@@ -31,13 +30,13 @@ def searched_position(monkeypatch: pytest.MonkeyPatch) -> tuple[Game, list[Event
     """A position where the expert does search (its one-step values are close), and a counter
     of the playouts it runs."""
     calls = [0]
-    real = expert_module.playout
+    real = lookahead.playout
 
     def counting(*args: object, **kwargs: object) -> None:
         calls[0] += 1
         real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(expert_module, "playout", counting)
+    monkeypatch.setattr(lookahead, "playout", counting)
     for steps in range(30, 200, 7):
         game, history = driven(21, steps)
         seat = game.current_seat

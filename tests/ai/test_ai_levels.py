@@ -8,7 +8,8 @@ import math
 
 from engine import Buy, Game, TakeMoney, new_game
 from engine.ai import HardPlayer, NormalPlayer, make_player
-from engine.ai.hard import HARD_WEIGHTS, playout, position_value
+from engine.ai.hard import HARD_WEIGHTS
+from engine.ai.lookahead import playout, position_value
 from engine.ai.normal import (
     NORMAL_WEIGHTS,
     NormalWeights,

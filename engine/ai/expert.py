@@ -40,14 +40,30 @@ from __future__ import annotations
 import random
 import time
 
-from ..actions import Action
+from ..actions import Action, Buy
 from ..events import Event
 from ..view import SeatView
 from .hard import HARD_WEIGHTS
 from .knowledge import deduce
 from .lookahead import compare
-from .normal import NORMAL_WEIGHTS, NormalWeights, score_actions
+from .normal import NormalWeights, score_actions
 from .player import Player
+
+
+def distinct(ranked: list[tuple[float, Action]], k: int) -> list[tuple[float, Action]]:
+    """The `k` favourites that are different moves: for each market building only its best
+    payment (the one-step valuation already weighs overpaying and the cards kept), so that the
+    search spends its playouts on what to do, not on which cards to pay it with."""
+    seen: set[object] = set()
+    out: list[tuple[float, Action]] = []
+    for value, action in ranked:
+        key: object = ("buy", action.slot) if isinstance(action, Buy) else action
+        if key not in seen:
+            seen.add(key)
+            out.append((value, action))
+            if len(out) == k:
+                break
+    return out
 
 
 class ExpertPlayer(Player):
@@ -72,7 +88,7 @@ class ExpertPlayer(Player):
         self.max_seconds = max_seconds
         self.weights = HARD_WEIGHTS if weights is None else weights
         self.turns = turns
-        self.others = NORMAL_WEIGHTS if others is None else others
+        self.others = HARD_WEIGHTS if others is None else others
         self.prior = prior
 
     def decide(
@@ -83,7 +99,7 @@ class ExpertPlayer(Player):
         if view.phase != "action" or view.final_placement or len(ranked) == 1:
             return ranked[0][1]
         # A budget smaller than the shortlist plays only the favourites, once each.
-        shortlist = ranked[: max(1, min(self.top_k, self.simulations))]
+        shortlist = distinct(ranked, max(1, min(self.top_k, self.simulations)))
         if len(shortlist) == 1:
             return shortlist[0][1]
         worlds = max(1, min(self.worlds, self.simulations // len(shortlist)))

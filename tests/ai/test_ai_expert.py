@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
-from engine import Event, Game, Undo, new_game
-from engine.ai import ExpertPlayer, Player, lookahead, make_player
+from engine import Action, Buy, Event, Game, SeatView, Undo, new_game
+from engine.ai import ExpertPlayer, Knowledge, Player, lookahead, make_player
+from engine.ai import expert as expert_module
+from engine.ai.expert import distinct
+from engine.ai.hard import HARD_WEIGHTS
+from engine.ai.normal import score_actions
 
 
 def driven(seed: int, steps: int) -> tuple[Game, list[Event]]:
@@ -123,3 +128,68 @@ def test_expert_stops_at_its_time_budget(monkeypatch: pytest.MonkeyPatch) -> Non
     action = ExpertPlayer(5, simulations=64, max_seconds=0.0).choose(game.view(seat), history)
     assert action in game.legal_actions()
     assert calls[0] == 1
+
+
+def test_expert_searches_distinct_moves_one_payment_per_building(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the hand can pay a building in several ways, only the best payment is a candidate:
+    the playouts go to different moves."""
+    seen: list[list[Action]] = []
+    real = lookahead.compare
+
+    def recording(
+        view: SeatView, know: Knowledge, candidates: list[Action], *a: Any, **k: Any
+    ) -> list[float | None]:
+        seen.append(list(candidates))
+        return real(view, know, candidates, *a, **k)
+
+    monkeypatch.setattr(expert_module, "compare", recording)
+    for seed in range(40, 60):
+        for steps in range(20, 120, 9):
+            game, history = driven(seed, steps)
+            seat = game.current_seat
+            assert seat is not None
+            legal = game.legal_actions()
+            slots = [a.slot for a in legal if isinstance(a, Buy)]
+            if len(slots) == len(set(slots)):
+                continue
+            view = game.view(seat)
+            ranked = score_actions(view, legal, HARD_WEIGHTS)
+            top = [a for _v, a in ranked[:5]]
+            top_slots = [a.slot for a in top if isinstance(a, Buy)]
+            if len(top_slots) == len(set(top_slots)):
+                continue  # the favourites already are distinct moves
+            seen.clear()
+            action = ExpertPlayer(5, simulations=10).choose(view, history)
+            assert action in legal
+            assert len(seen) == 1
+            candidates = seen[0]
+            bought = [a.slot for a in candidates if isinstance(a, Buy)]
+            assert len(bought) == len(set(bought))
+            assert len(candidates) == min(5, len(distinct(ranked, 99)))
+            # each building's payment is its best-ranked one
+            for c in candidates:
+                if isinstance(c, Buy):
+                    assert c == next(
+                        a for _v, a in ranked if isinstance(a, Buy) and a.slot == c.slot
+                    )
+            return
+    raise AssertionError("no position with two payments for one building among the favourites")
+
+
+def test_expert_plays_the_opponents_with_hards_judgement(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In its playouts the others move as `hard` judges, the level it is measured against."""
+    weights: list[object] = []
+    real = lookahead.playout
+
+    def recording(*args: Any, **kwargs: Any) -> None:
+        weights.append(args[5] if len(args) > 5 else kwargs["others"])
+        real(*args, **kwargs)
+
+    game, history, _calls = searched_position(monkeypatch)
+    monkeypatch.setattr(lookahead, "playout", recording)
+    seat = game.current_seat
+    assert seat is not None
+    ExpertPlayer(5, simulations=6).choose(game.view(seat), history)
+    assert weights and all(w is HARD_WEIGHTS for w in weights)

@@ -86,7 +86,6 @@ class ExpertPlayer(Player):
         weights: NormalWeights | None = None,
         turns: int = 2,
         others: NormalWeights | None = None,
-        prior: float = 1.0,
     ) -> None:
         super().__init__(seed)
         self.worlds = worlds
@@ -96,7 +95,6 @@ class ExpertPlayer(Player):
         self.weights = HARD_WEIGHTS if weights is None else weights
         self.turns = turns
         self.others = HARD_WEIGHTS if others is None else others
-        self.prior = prior
 
     def decide(
         self, view: SeatView, history: list[Event], options: list[Action], rng: random.Random
@@ -122,6 +120,6 @@ class ExpertPlayer(Player):
             deadline=time.perf_counter() + self.max_seconds,
         )
         # Cut short, a candidate that has seen no world keeps its one-step value only.
-        scores = [self.prior * v + (m or 0.0) for (v, _a), m in zip(shortlist, means, strict=True)]
+        scores = [v + (m or 0.0) for (v, _a), m in zip(shortlist, means, strict=True)]
         best = max(range(len(shortlist)), key=lambda k: (scores[k], -k))
         return shortlist[best][1]

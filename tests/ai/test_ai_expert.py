@@ -156,18 +156,19 @@ def test_expert_searches_distinct_moves_one_payment_per_building(
                 continue
             view = game.view(seat)
             ranked = score_actions(view, legal, HARD_WEIGHTS)
-            top = [a for _v, a in ranked[:5]]
+            top = [a for _v, a in ranked[: ExpertPlayer().top_k]]
             top_slots = [a.slot for a in top if isinstance(a, Buy)]
             if len(top_slots) == len(set(top_slots)):
                 continue  # the favourites already are distinct moves
             seen.clear()
-            action = ExpertPlayer(5, simulations=10).choose(view, history)
+            player = ExpertPlayer(5, simulations=10)
+            action = player.choose(view, history)
             assert action in legal
             assert len(seen) == 1
             candidates = seen[0]
             bought = [a.slot for a in candidates if isinstance(a, Buy)]
             assert len(bought) == len(set(bought))
-            assert len(candidates) == min(5, len(distinct(ranked, 99)))
+            assert len(candidates) == min(player.top_k, len(distinct(ranked, 99)))
             # each building's payment is its best-ranked one
             for c in candidates:
                 if isinstance(c, Buy):

@@ -24,6 +24,23 @@ async def _running(sim: FakeDiscord, service: GameService, channel, users, *, ra
     return await service.game_in_channel(channel.id), started.followups[0]
 
 
+def _table(sim: FakeDiscord, *users):
+    """The first user's server with the others as members, and its game channel."""
+    guild = sim.guild("Club", owner=users[0])
+    for user in users[1:]:
+        sim.member(guild, user)
+    return sim.channel(guild, "alhambra")
+
+
+async def _panel(sim: FakeDiscord, mover, turn):
+    """The mover's private panel at its first screen (opened from the turn message and back)."""
+    panel = (await sim.click(mover, turn, "Take money")).response
+    edits = panel.edits
+    await sim.click(mover, panel, "Back")
+    await sim.wait_until(lambda: panel.edits > edits)
+    return panel
+
+
 def _split(users, info):
     current = info.current_player.user_id
     mover = next(u for u in users if u.id == current)
@@ -35,10 +52,7 @@ async def test_a_hint_answers_the_player_to_move_and_is_counted(
     sim: FakeDiscord, run_bot, make_bot
 ) -> None:
     ana, bruno, watcher = sim.user("ana"), sim.user("bruno"), sim.user("watcher")
-    guild = sim.guild("Club", owner=ana)
-    for user in (bruno, watcher):
-        sim.member(guild, user)
-    channel = sim.channel(guild, "alhambra")
+    channel = _table(sim, ana, bruno, watcher)
     async with run_bot(make_bot()) as bot:
         service = bot.service
         info, turn = await _running(sim, service, channel, [ana, bruno])
@@ -72,10 +86,7 @@ async def test_a_hint_answers_the_player_to_move_and_is_counted(
         assert await service.hints_of_game(info.id) == {view.seat: 2}
 
         # the panel's Hint button answers the same, in a message of its own
-        panel = (await sim.click(mover, turn, "Take money")).response
-        edits = panel.edits
-        await sim.click(mover, panel, "Back")
-        await sim.wait_until(lambda: panel.edits > edits)
+        panel = await _panel(sim, mover, turn)
         pressed = await sim.click(mover, panel, "Hint")
         hinted = pressed.response
         assert hinted.ephemeral and hinted.content.split("**")[1] == suggested
@@ -107,9 +118,7 @@ async def test_a_hint_answers_the_player_to_move_and_is_counted(
 
 async def test_hints_are_refused_in_a_rated_game(sim: FakeDiscord, run_bot, make_bot) -> None:
     ana, bruno = sim.user("ana"), sim.user("bruno")
-    guild = sim.guild("Club", owner=ana)
-    sim.member(guild, bruno)
-    channel = sim.channel(guild, "alhambra")
+    channel = _table(sim, ana, bruno)
     async with run_bot(make_bot()) as bot:
         info, turn = await _running(sim, bot.service, channel, [ana, bruno], rated=True)
         mover, _ = _split([ana, bruno], info)
@@ -117,10 +126,7 @@ async def test_hints_are_refused_in_a_rated_game(sim: FakeDiscord, run_bot, make
         assert refused.ephemeral
         assert "This game is rated, so hints are off" in refused.content
         assert await bot.service.hints_of_game(info.id) == {}
-        panel = (await sim.click(mover, turn, "Take money")).response
-        edits = panel.edits
-        await sim.click(mover, panel, "Back")
-        await sim.wait_until(lambda: panel.edits > edits)
+        panel = await _panel(sim, mover, turn)
         assert "Take money" in panel.button_labels() and "Hint" not in panel.button_labels()
 
 
@@ -128,9 +134,7 @@ async def test_a_player_chooses_the_level_a_hint_comes_from(
     sim: FakeDiscord, run_bot, make_bot
 ) -> None:
     ana, bruno = sim.user("ana"), sim.user("bruno")
-    guild = sim.guild("Club", owner=ana)
-    sim.member(guild, bruno)
-    channel = sim.channel(guild, "alhambra")
+    channel = _table(sim, ana, bruno)
     async with run_bot(make_bot()) as bot:
         service = bot.service
         info, turn = await _running(sim, service, channel, [ana, bruno])
@@ -162,10 +166,7 @@ async def test_a_player_chooses_the_level_a_hint_comes_from(
         assert (await service.game(info.id)).version == info.version  # nothing was played
 
         # the panel's Hint button keeps the hard level
-        panel = (await sim.click(mover, turn, "Take money")).response
-        edits = panel.edits
-        await sim.click(mover, panel, "Back")
-        await sim.wait_until(lambda: panel.edits > edits)
+        panel = await _panel(sim, mover, turn)
         pressed = (await sim.click(mover, panel, "Hint")).response
         assert pressed.content.startswith("Hint: the hard level would play **")
 
@@ -174,9 +175,7 @@ async def test_a_forged_hint_level_is_refused_in_the_readers_language(
     sim: FakeDiscord, run_bot, make_bot
 ) -> None:
     ana, bruno = sim.user("ana", locale="pt-BR"), sim.user("bruno")
-    guild = sim.guild("Club", owner=ana)
-    sim.member(guild, bruno)
-    channel = sim.channel(guild, "alhambra")
+    channel = _table(sim, ana, bruno)
     async with run_bot(make_bot()) as bot:
         info, _ = await _running(sim, bot.service, channel, [ana, bruno])
         for user in (ana, bruno):

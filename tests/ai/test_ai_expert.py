@@ -156,12 +156,12 @@ def test_expert_searches_distinct_moves_one_payment_per_building(
                 continue
             view = game.view(seat)
             ranked = score_actions(view, legal, HARD_WEIGHTS)
-            top = [a for _v, a in ranked[: ExpertPlayer().top_k]]
+            player = ExpertPlayer(5, simulations=10)
+            top = [a for _v, a in ranked[: player.top_k]]
             top_slots = [a.slot for a in top if isinstance(a, Buy)]
             if len(top_slots) == len(set(top_slots)):
                 continue  # the favourites already are distinct moves
             seen.clear()
-            player = ExpertPlayer(5, simulations=10)
             action = player.choose(view, history)
             assert action in legal
             assert len(seen) == 1

@@ -46,7 +46,7 @@ judgement, did worse. More worlds stopped paying: eight moves in thirty (240 pla
 buildings or fewer are left, with a bonus for a win, lost 6 points over 74 paired deals. Leaning
 on the playouts more, with half the one-step value in the score (twenty worlds make the mean
 four times less noisy than `hard`'s five), won 50.2% of the same 300 deals (margin -0.6), and
-without it 43.7% of the first 198 (margin -1.4): the one-step value stays in at full weight.
+without it 43.7% of 198 of them (margin -1.4): the one-step value stays in at full weight.
 
 Measured against two `hard` players (bench/ai.py, seed 1, 300 three-player games, seats
 rotated, two games at a time on two cores): 50.7% of the wins, 95% interval 45.0-56.3% (a third

@@ -15,10 +15,17 @@ games on each of 4 seeds a candidate's win share is still only known to about 1.
         --start '{"extra_take": 1.0}'                          # one candidate, no search
     nice -n 19 python bench/ai_tune.py --against normal --seeds 21 22   # for HARD_WEIGHTS
     nice -n 19 python bench/ai_tune.py --hero expert --against hard --games 60 --jobs 2
+    nice -n 19 python bench/ai_tune.py --against hard-one-step --games 750 --jobs 2 \
+        --minutes 55                                # the judgement expert searches with
 
 `--hero expert` tunes the weights `expert` judges and searches with (starting from
 `HARD_WEIGHTS`); its games cost about 15 s of one core each, so 300 games of one candidate take
-about an hour of two cores.
+about an hour of two cores. `--against hard-one-step` is the cheap proxy for it: the hero and
+both opponents judge in one step, the opponents with `HARD_WEIGHTS` (a game costs about 0.1 s, so
+a candidate can play 3,000 games in under three minutes of two cores and its win share is known
+to about a point; the `contested` weights act only there, since `expert`'s search does not pass
+the deduced hands). Weights at zero are tried at a small random value, so that a search can
+switch a term on.
 """
 
 from __future__ import annotations
@@ -60,6 +67,8 @@ def play(
 
     def seated(s: int) -> Player:
         if s != hero:
+            if against == "hard-one-step":
+                return NormalPlayer(game_seed * 10 + s, HARD_WEIGHTS)
             return make_player(against, game_seed * 10 + s)
         if level == "expert":
             return ExpertPlayer(game_seed * 10 + s, weights=w)
@@ -118,12 +127,15 @@ def main() -> None:
     parser.add_argument("--eval", action="store_true", help="only evaluate the start weights")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--start", default="", help="JSON weights to start from")
-    parser.add_argument("--against", default="easy", choices=["easy", "normal", "hard"])
+    parser.add_argument(
+        "--against", default="easy", choices=["easy", "normal", "hard", "hard-one-step"]
+    )
     parser.add_argument("--hero", default="normal", choices=["normal", "expert"])
     args = parser.parse_args()
 
     names = [f.name for f in dataclasses.fields(NormalWeights)]
-    current = dataclasses.asdict(HARD_WEIGHTS if args.hero == "expert" else NORMAL_WEIGHTS)
+    from_hard = args.hero == "expert" or args.against == "hard-one-step"
+    current = dataclasses.asdict(HARD_WEIGHTS if from_hard else NORMAL_WEIGHTS)
     if args.start:
         current.update(json.loads(args.start))
     rng = random.Random(args.seeds[0])
@@ -136,7 +148,10 @@ def main() -> None:
         while not args.eval and time.perf_counter() - started < args.minutes * 60:
             candidate = dict(current)
             for name in rng.sample(names, rng.choice([1, 2, 3])):
-                candidate[name] = round(candidate[name] * math.exp(rng.gauss(0, 0.4)), 3)
+                if candidate[name]:
+                    candidate[name] = round(candidate[name] * math.exp(rng.gauss(0, 0.4)), 3)
+                else:
+                    candidate[name] = round(rng.uniform(0, 0.5), 3)
             result = evaluate(candidate, args.games, args.seeds, pool, args.against, args.hero)
             changed = {k: v for k, v in candidate.items() if v != current[k]}
             print(f"{objective(result):.3f} (best {best:.3f}) {result} {changed}", flush=True)

@@ -3,13 +3,14 @@
 `hard` plays its three favourite actions forward in the same five sampled worlds
 (`lookahead.compare`: the known hands and public state, one random guess at the deck, the supply
 and the scoring cards, never a hidden card; each world played through everyone's turns to the
-seat's second turn from now and valued by `position_value`). `expert` keeps that judgement (the
-weights, the playout, the value) and spends ten times the evidence on every choice in the action
-phase: its `top_k` = 8 favourite moves, each played in the same `worlds` = 20 worlds (160
-playouts). Sharing the worlds makes the comparison one of moves, not of luck; twenty of them
-halve the noise of where the cards fall against `hard`'s five (the standard error goes with one
-over the square root of the worlds). A candidate's score is its one-step value plus its mean
-position value. Two choices differ from `hard`'s:
+seat's second turn from now and valued by `position_value`). `expert` keeps that search (the
+playout, the value) with one weight of the judgement re-tuned (`EXPERT_WEIGHTS`, below) and
+spends ten times the evidence on every choice in the action phase: its `top_k` = 8 favourite
+moves, each played in the same `worlds` = 20 worlds (160 playouts). Sharing the worlds makes
+the comparison one of moves, not of luck; twenty of them halve the noise of where the cards fall
+against `hard`'s five (the standard error goes with one over the square root of the worlds).
+A candidate's score is its one-step value plus its mean position value. Two choices differ
+from `hard`'s:
 - the eight are distinct moves (`distinct`): one payment per market building, its best-ranked
   one, so that no playouts go to paying the same building with other cards;
 - in the playouts the others move as `hard` judges in one step (`HARD_WEIGHTS`), not as
@@ -48,15 +49,26 @@ on the playouts more, with half the one-step value in the score (twenty worlds m
 four times less noisy than `hard`'s five), won 50.2% of the same 300 deals (margin -0.6), and
 without it 43.7% of 198 of them (margin -1.4): the one-step value stays in at full weight.
 
+The judgement. `HARD_WEIGHTS` were tuned as a one-step player against `normal`; a search against
+`hard`'s own one-step judgement (bench/ai_tune.py --against hard-one-step, seeds 11-14, 3,000
+games a candidate) found a sharper majority outlook the clear gain: `spread` 0.657 instead of
+0.789 (how fast today's majorities blur with the buildings still to come) won 36.1% of those
+games instead of 32.8%, and its other finds (a higher money cap, more openness, contested
+buildings) added a point, within the noise. In the search only `spread` carried over: with all
+of them `expert` won 45.5% of the first 157 of bench/ai.py's 300 deals (margin -2.0), with
+`spread` alone 54.2% of all 300 (margin +1.1), against 50.7% (margin -0.9) with `HARD_WEIGHTS`.
+
 Measured against two `hard` players (bench/ai.py, seed 1, 300 three-player games, seats
-rotated, two games at a time on two cores): 50.7% of the wins, 95% interval 45.0-56.3% (a third
-is chance; 49.2% with five moves in thirty worlds, 44.8% before distinct moves and opponents
-as `hard`); 0.21 ms median, 0.90 s p99 per decision. Clearly stronger than `hard`, still short
-of the 55% aimed for.
+rotated, two games at a time on two cores): 54.2% of the wins, 95% interval 48.5-59.8% (a third
+is chance; 50.7% with `HARD_WEIGHTS`, 49.2% with five moves in thirty worlds, 44.8% before
+distinct moves and opponents as `hard`), mean margin +1.1 points. The slowest decision of the
+300 games took 1.55 s; the first 24 games, re-timed by bench/ai.py, gave 0.18 ms median and
+0.70 s p99. Clearly stronger than `hard`, still a point short of the 55% aimed for.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 
@@ -68,6 +80,11 @@ from .knowledge import deduce
 from .lookahead import compare
 from .normal import NormalWeights, score_actions
 from .player import Player
+
+#: `hard`'s judgement with today's majorities held more firmly (see the module docstring): what
+#: `expert` ranks, plays its own turns and values positions with. The others in its playouts keep
+#: `HARD_WEIGHTS`, the judgement of the players it meets.
+EXPERT_WEIGHTS = dataclasses.replace(HARD_WEIGHTS, spread=0.657)
 
 
 def distinct(ranked: list[tuple[float, Action]], k: int) -> list[tuple[float, Action]]:
@@ -105,7 +122,7 @@ class ExpertPlayer(Player):
         self.top_k = top_k
         self.simulations = simulations
         self.max_seconds = max_seconds
-        self.weights = HARD_WEIGHTS if weights is None else weights
+        self.weights = EXPERT_WEIGHTS if weights is None else weights
         self.turns = turns
         self.others = HARD_WEIGHTS if others is None else others
 

@@ -54,9 +54,10 @@ The judgement. `HARD_WEIGHTS` were tuned as a one-step player against `normal`; 
 games a candidate) found a sharper majority outlook the clear gain: `spread` 0.657 instead of
 0.789 (how fast today's majorities blur with the buildings still to come) won 36.1% of those
 games instead of 32.8%, and its other finds (a higher money cap, more openness, contested
-buildings) added a point, within the noise. In the search only `spread` carried over: with all
-of them `expert` won 45.5% of the first 157 of bench/ai.py's 300 deals (margin -2.0), with
-`spread` alone 54.2% of all 300 (margin +1.1), against 50.7% (margin -0.9) with `HARD_WEIGHTS`.
+buildings) added a point, within the noise. In the search only `spread` carried over: with the
+money cap and openness too (contested buildings do not act in its search) `expert` won 45.5% of
+the first 157 of bench/ai.py's 300 deals (margin -2.0), with `spread` alone 54.2% of all 300
+(margin +1.1), against 50.7% (margin -0.9) with `HARD_WEIGHTS`.
 
 Measured against two `hard` players (bench/ai.py, seed 1, 300 three-player games, seats
 rotated, two games at a time on two cores): 54.2% of the wins, 95% interval 48.5-59.8% (a third

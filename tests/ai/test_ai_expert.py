@@ -12,7 +12,7 @@ import pytest
 from engine import Action, Buy, Event, Game, SeatView, Undo, new_game
 from engine.ai import ExpertPlayer, Knowledge, Player, lookahead, make_player
 from engine.ai import expert as expert_module
-from engine.ai.expert import distinct
+from engine.ai.expert import EXPERT_WEIGHTS, distinct
 from engine.ai.hard import HARD_WEIGHTS
 from engine.ai.normal import score_actions
 
@@ -194,3 +194,32 @@ def test_expert_plays_the_opponents_with_hards_judgement(monkeypatch: pytest.Mon
     assert seat is not None
     ExpertPlayer(5, simulations=6).choose(game.view(seat), history)
     assert weights and all(w is HARD_WEIGHTS for w in weights)
+
+
+def test_expert_plays_its_own_turns_with_its_sharper_judgement(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its own moves in the playouts, and the positions they reach, are judged with
+    `EXPERT_WEIGHTS` (today's majorities held more firmly than `hard` holds them), while the
+    others keep `HARD_WEIGHTS`."""
+    own: list[object] = []
+    valued: list[object] = []
+    real_playout, real_value = lookahead.playout, lookahead.position_value
+
+    def recording(*args: Any, **kwargs: Any) -> None:
+        own.append(args[3])
+        real_playout(*args, **kwargs)
+
+    def valuing(game: Game, seat: int, w: Any) -> float:
+        valued.append(w)
+        return real_value(game, seat, w)
+
+    game, history, _calls = searched_position(monkeypatch)
+    monkeypatch.setattr(lookahead, "playout", recording)
+    monkeypatch.setattr(lookahead, "position_value", valuing)
+    seat = game.current_seat
+    assert seat is not None
+    ExpertPlayer(5, simulations=6).choose(game.view(seat), history)
+    assert EXPERT_WEIGHTS.spread < HARD_WEIGHTS.spread
+    assert own and all(w is EXPERT_WEIGHTS for w in own)
+    assert valued and all(w is EXPERT_WEIGHTS for w in valued)

@@ -45,6 +45,17 @@ POOL_QUEUE = Gauge(
 POOL_TIMEOUTS = Counter(
     "alhambra_pool_timeouts", "Jobs given up after the per-call timeout (the pool restarts)."
 )
+POOL_RESTARTS = Counter(
+    "alhambra_pool_restarts",
+    "Times the worker pool was replaced: a job over its timeout, or a worker that died.",
+)
+TIMER_RETRIES = Counter(
+    "alhambra_timer_retries", "Timers whose handler failed and that are due again later."
+)
+COMPUTER_RETRIES = Counter(
+    "alhambra_computer_retries",
+    "Computer players' turns that failed (a worker, the disk, the database) and are tried again.",
+)
 TIMER_LAG = Histogram(
     "alhambra_timer_lag_seconds",
     "How late a durable timer fired: fired minus due.",

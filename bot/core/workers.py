@@ -14,6 +14,14 @@ again (a stuck worker cannot be cancelled otherwise) and the caller gets `Busy`.
 the jobs run in a thread, as the terminal game and most tests do. A worker whose bot died
 without closing the pool (SIGKILL) notices within a second and exits: no orphans.
 
+The pool heals itself. A worker that dies (the OOM killer, a crash in a library, `kill -9`)
+breaks a `ProcessPoolExecutor` for good: every later submit raises `BrokenProcessPool`. So a
+job that meets a broken pool, at submit or while it runs, gets a fresh pool and one more try
+(jobs are pure functions: running one twice is safe), and `Busy` only if that fails too; and
+`supervise` looks every few seconds, so a worker that died while idle is replaced before a
+user meets it. A replaced pool is stopped in a thread, its processes killed and its queue told
+not to flush into them, so neither the event loop nor the bot's exit waits on a dead pool.
+
 The bot installs its pool with `install`; code that renders or decides asks `current()`.
 """
 
@@ -27,7 +35,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
@@ -41,6 +49,8 @@ T = TypeVar("T")
 DEFAULT_TIMEOUT_S = 30.0
 #: Jobs a worker does before it is replaced by a fresh one.
 MAX_TASKS_PER_WORKER = 500
+#: Seconds between two looks at the pool's health (`Workers.supervise`).
+SUPERVISE_EVERY_S = 5.0
 
 
 class Workers:
@@ -60,6 +70,11 @@ class Workers:
         self.initializer = initializer
         self._pool: ProcessPoolExecutor | None = None
         self._pending = 0
+        self._closed = False
+        #: pools being stopped in the background after a restart (`close` waits for them)
+        self._stopping: set[asyncio.Future[None]] = set()
+        #: how many times the pool was replaced (for logs, tests and health checks)
+        self.restarts = 0
 
     @property
     def pooled(self) -> bool:
@@ -67,7 +82,7 @@ class Workers:
 
     def start(self) -> None:
         """Start the worker processes (they warm up in the background)."""
-        if self.size and self._pool is None:
+        if self.size and self._pool is None and not self._closed:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.size,
                 mp_context=multiprocessing.get_context("spawn"),
@@ -75,6 +90,10 @@ class Workers:
                 initargs=(os.getpid(), self.initializer),
                 max_tasks_per_child=self.max_tasks,
             )
+            # the pool starts a process per job up to its size: start them all now, so they
+            # warm up before the first picture (or the first one after a restart) waits
+            for _ in range(self.size):
+                self._pool.submit(os.getpid).add_done_callback(_ignore)
             log.info("workers started: %d processes", self.size)
 
     def pids(self) -> list[int]:
@@ -105,36 +124,89 @@ class Workers:
         return result
 
     async def _in_pool(self, call: Callable[[], T]) -> T:
+        """`call` in the pool; a pool found broken (a worker died, now or while idle) is
+        replaced and the job tried once more on the fresh one."""
+        loop = asyncio.get_running_loop()
+        for attempt in (1, 2):
+            pool = self._pool
+            if pool is None:
+                raise Busy()  # closed: the bot is stopping
+            try:
+                # raises at once if the pool broke while idle, or was just replaced
+                future = loop.run_in_executor(pool, call)
+            except RuntimeError:  # BrokenProcessPool, or "cannot schedule ... after shutdown"
+                pass
+            else:
+                try:
+                    return await asyncio.wait_for(future, self.timeout)
+                except TimeoutError:
+                    metrics.POOL_TIMEOUTS.inc()
+                    log.error("a worker job ran over %.0f s: restarting the workers", self.timeout)
+                    self._restart(pool)
+                    raise Busy() from None
+                except BrokenProcessPool:
+                    pass
+            log.error(
+                "a worker process died: restarting the workers%s",
+                ", and trying the job again" if attempt == 1 else "",
+            )
+            self._restart(pool)
+        raise Busy()
+
+    def check(self) -> bool:
+        """Replace the pool if a worker died (while idle, or killed from outside); returns
+        whether it was healthy."""
         pool = self._pool
-        assert pool is not None
-        future = asyncio.get_running_loop().run_in_executor(pool, call)
-        try:
-            return await asyncio.wait_for(future, self.timeout)
-        except TimeoutError:
-            metrics.POOL_TIMEOUTS.inc()
-            log.error("a worker job ran over %.0f s: restarting the workers", self.timeout)
-            self._restart(pool)
-            raise Busy() from None
-        except BrokenProcessPool:
-            log.error("a worker process died: restarting the workers")
-            self._restart(pool)
-            raise Busy() from None
+        if pool is None:
+            return True
+        broken = getattr(pool, "_broken", False)
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        crashed = [p.pid for p in processes if p.exitcode is not None and p.exitcode != 0]
+        if not broken and not crashed:
+            return True
+        log.error("a worker process died (%s): restarting the workers", broken or crashed)
+        self._restart(pool)
+        return False
+
+    async def supervise(self, every: float = SUPERVISE_EVERY_S) -> None:
+        """Look at the pool every `every` seconds, for as long as the bot runs (a task of
+        its own, cancelled at close)."""
+        while not self._closed:
+            await asyncio.sleep(every)
+            try:
+                self.check()
+            except Exception:
+                log.exception("checking the workers failed")
 
     def _restart(self, broken: ProcessPoolExecutor) -> None:
         """Replace the pool a job failed in, once: the other jobs that were in it fail too, and
-        must not each start yet another pool."""
+        must not each start yet another pool. The old one is stopped in a thread: joining
+        its processes must not hold up the event loop."""
         if self._pool is not broken:
             return
         self._pool = None
-        _stop(broken)
+        self.restarts += 1
+        metrics.POOL_RESTARTS.inc()
         self.start()
+        stopping = asyncio.get_running_loop().run_in_executor(None, _stop, broken, False)
+        self._stopping.add(stopping)
+        stopping.add_done_callback(self._stopping.discard)
 
     async def close(self) -> None:
         """Stop the workers and wait for them: nothing is left running after the bot."""
+        self._closed = True
         pool, self._pool = self._pool, None
         if pool is not None:
-            await asyncio.to_thread(_stop, pool)
+            await asyncio.to_thread(_stop, pool, True)
             log.info("workers stopped")
+        if self._stopping:
+            await asyncio.gather(*self._stopping, return_exceptions=True)
+
+
+def _ignore(future: Future[int]) -> None:
+    """A warm-up job's outcome: nobody waits for it (a pool broken meanwhile is replaced)."""
+    if not future.cancelled():
+        future.exception()
 
 
 def _worker_started(parent: int, initializer: Callable[[], None] | None) -> None:
@@ -151,15 +223,23 @@ def _worker_started(parent: int, initializer: Callable[[], None] | None) -> None
         initializer()
 
 
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """Shut a pool down now: queued jobs are dropped, running ones killed, processes reaped."""
+def _stop(pool: ProcessPoolExecutor, graceful: bool) -> None:
+    """Shut a pool down now: queued jobs are dropped, running ones killed, processes reaped.
+
+    `graceful` (the bot is closing, its jobs are done) gives the workers two seconds to finish;
+    a pool being replaced is broken or stuck, so its workers are killed at once (SIGKILL ends
+    a stopped process too). Either way its queue must not wait to flush a job into a worker
+    that will never read it: the interpreter's exit joins the pool's threads, and would wait
+    for that forever."""
+    call_queue = getattr(pool, "_call_queue", None)
+    if call_queue is not None:
+        call_queue.cancel_join_thread()
     processes = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + (2.0 if graceful else 0.0)
     for process in processes:
-        process.join(timeout=2)
-        if process.is_alive():
-            process.terminate()
-            process.join(timeout=2)
+        process.join(timeout=max(0.0, deadline - time.monotonic()))
+    for process in processes:
         if process.is_alive():
             process.kill()
             process.join()

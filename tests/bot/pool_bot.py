@@ -2,7 +2,8 @@
 
 Run by test_workers.py: prints `READY <worker pids>` once the bot is connected and its workers
 have drawn a picture, then waits for the signal the way `python -m bot run` does (the same
-handler), and exits 0 after closing.
+handler), and exits 0 after closing. With `--load` it keeps its workers drawing pictures (a
+one-second work timeout) and prints `RESTARTED <pids>` each time it finds a fresh pool at work.
 """
 
 from __future__ import annotations
@@ -28,7 +29,20 @@ def _untimed(_seconds: float) -> None:
     pass
 
 
-async def main(db: str) -> None:
+async def keep_drawing(bot: AlhambraBot, view: object) -> None:
+    """Pictures without pause, as under load; a stuck or replaced pool answers "busy"."""
+    seen = set(bot.workers.pids())
+    while not bot.is_closed():
+        jobs = [bot.workers.run(_untimed, render.render_table, view, ["a", "b"]) for _ in range(4)]
+        await asyncio.gather(*jobs, return_exceptions=True)
+        now = set(bot.workers.pids())
+        if now and not now & seen:
+            print("RESTARTED", *sorted(now), flush=True)
+            seen = now
+        await asyncio.sleep(0.02)
+
+
+async def main(db: str, load: bool) -> None:
     sim = FakeDiscord()
     await sim.start()
     with pointed_at(sim):
@@ -45,9 +59,14 @@ async def main(db: str) -> None:
             ]
             await asyncio.gather(*jobs)
             print("READY", *bot.workers.pids(), flush=True)
+            if load:  # warmed up: from now on a job gets one second
+                bot.workers.timeout = 1.0
+                drawing = asyncio.create_task(keep_drawing(bot, view))
             await connecting
+            if load:
+                await drawing
     await sim.stop()
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1]))
+    asyncio.run(main(sys.argv[1], "--load" in sys.argv[2:]))

@@ -4,7 +4,9 @@ computer moves, a stuck job given up, workers replaced after a while, nothing le
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import signal
 import time
 
 import pytest
@@ -21,8 +23,16 @@ def _alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
             return stat.read().split()[2] != "Z"
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):  # gone, or being reaped as we look
         return False
+
+
+async def _gone(pid: int, within: float = 10.0) -> bool:
+    """Whether the process ends within `within` seconds (a replaced pool stops in a thread)."""
+    deadline = time.monotonic() + within
+    while _alive(pid) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    return not _alive(pid)
 
 
 def _seconds(_: float) -> None:
@@ -80,7 +90,7 @@ async def test_a_job_over_the_timeout_is_given_up_and_the_workers_start_again() 
         first = await workers.run(_seconds, os.getpid)
         with pytest.raises(Busy):
             await workers.run(_seconds, time.sleep, 30)
-        assert not _alive(first), "the stuck worker was stopped"
+        assert await _gone(first), "the stuck worker was stopped"
         second = await workers.run(_seconds, os.getpid)  # a fresh worker answers
         assert second != first
     finally:
@@ -199,3 +209,123 @@ async def test_jobs_caught_in_a_restart_start_one_new_pool_not_many() -> None:
         assert await workers.run(_seconds, os.getpid) in workers.pids()
     finally:
         await workers.close()
+
+
+# --- a pool that heals itself ---------------------------------------------------------------------
+
+
+def _die_once(marker: str) -> int:
+    """A job whose first run kills its worker (a crash in a library); it succeeds when tried
+    again."""
+    if not os.path.exists(marker):
+        open(marker, "w").close()
+        os._exit(1)
+    return os.getpid()
+
+
+def _always_die() -> None:
+    os._exit(1)
+
+
+async def _until(condition, within: float = 10.0) -> bool:
+    deadline = time.monotonic() + within
+    while not condition() and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    return bool(condition())
+
+
+async def test_a_worker_that_died_while_idle_is_replaced_by_the_next_job() -> None:
+    """The OOM killer (or `kill -9`) takes the only worker between two jobs: the next job is
+    not refused but runs in a fresh pool, and so do the ones after it."""
+    workers = Workers(1, timeout=20)
+    workers.start()
+    try:
+        first = await workers.run(_seconds, os.getpid)
+        os.kill(first, signal.SIGKILL)
+        assert await _gone(first)
+        second = await workers.run(_seconds, os.getpid)
+        assert second != first and _alive(second)
+        assert workers.restarts == 1
+        assert await workers.run(_seconds, os.getpid) == second
+    finally:
+        await workers.close()
+
+
+async def test_a_job_whose_worker_dies_gets_one_more_try_on_a_fresh_pool(tmp_path) -> None:
+    workers = Workers(1, timeout=20)
+    workers.start()
+    try:
+        pid = await workers.run(_seconds, _die_once, str(tmp_path / "died"))
+        assert _alive(pid) and workers.restarts == 1
+        with pytest.raises(Busy):  # dies every time: tried twice, then "busy"
+            await workers.run(_seconds, _always_die)
+        assert workers.restarts == 3
+        assert await workers.run(_seconds, os.getpid)  # and the pool still works
+    finally:
+        await workers.close()
+
+
+async def test_the_supervisor_replaces_a_dead_pool_before_anyone_meets_it() -> None:
+    workers = Workers(2, timeout=20)
+    workers.start()
+    watching = asyncio.create_task(workers.supervise(every=0.1))
+    try:
+        assert await _until(lambda: len(workers.pids()) == 2)  # started and warming up
+        first = workers.pids()
+        os.kill(first[0], signal.SIGKILL)
+        # replaced by itself, and the fresh pool's workers are started at once
+        assert await _until(lambda: workers.restarts == 1)
+        assert await _until(
+            lambda: len(workers.pids()) == 2 and not set(workers.pids()) & set(first)
+        )
+        assert await workers.run(_seconds, os.getpid) in workers.pids()
+    finally:
+        watching.cancel()
+        await workers.close()
+
+
+def test_sigterm_stops_the_bot_at_once_after_its_stuck_pool_was_replaced(tmp_path) -> None:
+    """Under load, the workers are stopped (SIGSTOP) so their jobs time out and the pool is
+    replaced; then the fresh workers are stopped too, with jobs queued for them. SIGTERM still
+    ends the bot promptly, with status 0, and no worker, stopped or not, outlives it."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            str(Path(__file__).with_name("pool_bot.py")),
+            str(tmp_path / "db"),
+            "--load",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    assert proc.stdout is not None
+    stopped: list[int] = []
+    try:
+        line = proc.stdout.readline().split()
+        assert line and line[0] == "READY", line
+        for pid in map(int, line[1:]):
+            os.kill(pid, signal.SIGSTOP)
+            stopped.append(pid)
+        line = proc.stdout.readline().split()  # the jobs timed out: a fresh pool took over
+        assert line and line[0] == "RESTARTED", line
+        for pid in map(int, line[1:]):
+            os.kill(pid, signal.SIGSTOP)
+            stopped.append(pid)
+        time.sleep(1.5)  # jobs queue up for the stopped workers, and time out again
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for pid in stopped:  # a worker left behind must not stay stopped forever
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+    assert not [pid for pid in stopped if _alive(pid)], "a worker outlived the bot"

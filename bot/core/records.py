@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 Status = Literal["lobby", "active", "finished", "abandoned"]
 SeatKind = Literal["human", "computer"]
 #: reminders and deadlines of a turn; `announce`: a finished turn the channel has not been told
-TimerKind = Literal["reminder", "deadline", "announce", "end_turn"]
+TimerKind = Literal["reminder", "deadline", "announce", "end_turn", "computer"]
 #: How a user is told that it is their turn.
 TurnNotice = Literal["dm", "mention", "both"]
 TURN_NOTICES: tuple[TurnNotice, ...] = ("dm", "mention", "both")
@@ -120,6 +120,8 @@ class TimerRow:
     version: int | None
     due_at: datetime
     created_at: datetime
+    #: how many times its handler failed so far (each retry waits longer)
+    attempts: int = 0
 
 
 @dataclass(frozen=True, slots=True)

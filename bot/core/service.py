@@ -894,6 +894,29 @@ class GameService:
         async with self.store.write() as tx:
             return await tx.finish_timer(timer_id, owner)
 
+    async def retry_timer(self, timer_id: int, owner: str, due: datetime, attempts: int) -> bool:
+        """A claimed timer's handler failed: due again at `due`, with `attempts` failures."""
+        async with self.store.write() as tx:
+            return await tx.retry_timer(timer_id, owner, due, attempts)
+
+    async def computers_later(self, game_id: int, due: datetime, attempts: int) -> None:
+        """A computer player's decision or move failed (a worker down, a full disk, a database
+        blip): its game's one `computer` timer tries again at `due`, durably, so the game goes
+        on without a restart; `attempts` counts the failures so far."""
+        async with self.store.write() as tx:
+            game = await _need_game(tx, game_id)
+            await tx.delete_timers_of(game_id, ("computer",))
+            if game.status == "active":
+                await tx.insert_timer(
+                    game_id,
+                    kind="computer",
+                    due_at=due,
+                    seat=game.current_seat,
+                    version=game.version,
+                    now=self._now(),
+                    attempts=attempts,
+                )
+
     async def release_timers(self, owner: str) -> int:
         async with self.store.write() as tx:
             return await tx.release_timers(owner)
@@ -1127,9 +1150,9 @@ class GameService:
         async with self.store.read() as tx:
             return await tx.timers_of(game_id)
 
-    async def games_waiting_on_humans(self) -> list[int]:
+    async def games_waiting_on_humans(self, *, untimed: bool = False) -> list[int]:
         async with self.store.read() as tx:
-            return await tx.active_games_waiting_on_humans()
+            return await tx.active_games_waiting_on_humans(untimed=untimed)
 
     async def take_lease(self, name: str, owner: str, seconds: float) -> bool:
         """Hold the lease `name` for `seconds` (renewing it if `owner` holds it already): True

@@ -48,7 +48,7 @@ _GAME_COLUMNS = (
 _LIVE_TIMER = "(g.status = 'active' OR (t.kind = 'announce' AND g.status = 'finished'))"
 #: A timer nobody holds: never claimed, or its claimant's lease has run out (the `?` is now).
 _UNCLAIMED = "(t.lease_until IS NULL OR t.lease_until <= ?)"
-_TIMER_COLUMNS = "t.id, t.game_id, t.kind, t.seat, t.version, t.due_at, t.created_at"
+_TIMER_COLUMNS = "t.id, t.game_id, t.kind, t.seat, t.version, t.due_at, t.created_at, t.attempts"
 
 
 def _timer(r: Row) -> TimerRow:
@@ -60,6 +60,7 @@ def _timer(r: Row) -> TimerRow:
         r["version"],
         at_ms(r["due_at"]),
         at_ms(r["created_at"]),
+        r["attempts"],
     )
 
 
@@ -465,11 +466,12 @@ class Tx:
         seat: int | None,
         version: int | None,
         now: datetime,
+        attempts: int = 0,
     ) -> int:
         return await self.insert(
-            "INSERT INTO timers (game_id, kind, seat, version, due_at, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-            (game_id, kind, seat, version, to_ms(due_at), to_ms(now)),
+            "INSERT INTO timers (game_id, kind, seat, version, due_at, created_at, attempts) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            (game_id, kind, seat, version, to_ms(due_at), to_ms(now), attempts),
         )
 
     async def due_timers(self, now: datetime, limit: int) -> list[TimerRow]:
@@ -492,16 +494,18 @@ class Tx:
         another claim has locked (`FOR UPDATE OF t SKIP LOCKED`), SQLite's write transaction
         holds the whole database. A claimant that dies leaves its timers to be claimed again
         once the lease runs out, so a timer fires at least once and its handler must be
-        idempotent (they check the game's version).
+        idempotent (they check the game's version). A claimant takes back its own claims at
+        once: it handles one batch at a time, so a claim of its still standing is one whose
+        run failed before it could finish or give back the timer (a write refused).
         """
         ms = to_ms(now)
         rows = await self.rows(
             "UPDATE timers SET claimed_by = ?, lease_until = ? WHERE id IN ("
             "SELECT t.id FROM timers t JOIN games g ON g.id = t.game_id "
-            f"WHERE t.due_at <= ? AND {_UNCLAIMED} AND {_LIVE_TIMER} "
+            f"WHERE t.due_at <= ? AND ({_UNCLAIMED} OR t.claimed_by = ?) AND {_LIVE_TIMER} "
             f"ORDER BY t.due_at, t.id LIMIT ? {self.conn.claim_rows('t')}) "
             f"RETURNING {_TIMER_COLUMNS.replace('t.', '')}",
-            (owner, to_ms(lease_until), ms, ms, limit),
+            (owner, to_ms(lease_until), ms, ms, owner, limit),
         )
         return sorted((_timer(r) for r in rows), key=lambda t: (t.due_at, t.id))
 
@@ -516,6 +520,18 @@ class Tx:
         """A claimed timer was handled: gone, unless its lease passed to another claimant."""
         return (
             await self.run("DELETE FROM timers WHERE id = ? AND claimed_by = ?", (timer_id, owner))
+            == 1
+        )
+
+    async def retry_timer(self, timer_id: int, owner: str, due_at: datetime, attempts: int) -> bool:
+        """A claimed timer's handler failed: give it back, due again at `due_at`, its failures
+        counted; False if its lease passed to another claimant (or it was re-armed) meanwhile."""
+        return (
+            await self.run(
+                "UPDATE timers SET due_at = ?, attempts = ?, claimed_by = NULL, "
+                "lease_until = NULL WHERE id = ? AND claimed_by = ?",
+                (to_ms(due_at), attempts, timer_id, owner),
+            )
             == 1
         )
 
@@ -883,16 +899,10 @@ class Tx:
 
     async def timers_of(self, game_id: int) -> list[TimerRow]:
         rows = await self.rows(
-            "SELECT id, game_id, kind, seat, version, due_at, created_at FROM timers "
-            "WHERE game_id = ? ORDER BY due_at, id",
+            f"SELECT {_TIMER_COLUMNS} FROM timers t WHERE t.game_id = ? ORDER BY t.due_at, t.id",
             (game_id,),
         )
-        out = []
-        for r in rows:
-            due, created = from_ms(r[5]), from_ms(r[6])
-            assert due is not None and created is not None
-            out.append(TimerRow(r[0], r[1], r[2], r[3], r[4], due, created))
-        return out
+        return [_timer(r) for r in rows]
 
     async def delete_timers_of(self, game_id: int, kinds: Iterable[TimerKind]) -> int:
         wanted = tuple(kinds)
@@ -901,12 +911,15 @@ class Tx:
             f"DELETE FROM timers WHERE game_id = ? AND kind IN ({marks})", (game_id, *wanted)
         )
 
-    async def active_games_waiting_on_humans(self) -> list[int]:
-        """Ids of running games whose current decision is a human player's."""
+    async def active_games_waiting_on_humans(self, *, untimed: bool = False) -> list[int]:
+        """Ids of running games whose current decision is a human player's; `untimed`: only
+        those without a timer (a failure or a stop left their turn unarmed)."""
         rows = await self.rows(
             "SELECT g.id FROM games g "
             "JOIN seats s ON s.game_id = g.id AND s.seat = g.current_seat "
-            "WHERE s.kind = 'human' AND g.status = 'active' ORDER BY g.id"
+            "WHERE s.kind = 'human' AND g.status = 'active' "
+            + ("AND NOT EXISTS (SELECT 1 FROM timers t WHERE t.game_id = g.id) " if untimed else "")
+            + "ORDER BY g.id"
         )
         return [r[0] for r in rows]
 

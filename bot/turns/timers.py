@@ -6,9 +6,15 @@ claims due timers with a lease (processes sharing the database claim different o
 them, then deletes them. A process that dies holding a claim leaves its timers to be fired again
 once the lease runs out, so a timer fires at least once and exactly once while processes live;
 the handlers check the game's version, so a second firing changes nothing. At start-up overdue
-timers fire at once. Adding a
-sooner timer calls `wake()`, which cuts the sleep short. Time comes from the service's injected
-clock: tests move a `ManualClock` and `await run_due()` instead of sleeping for hours.
+timers fire at once. Adding a sooner timer calls `wake()`, which cuts the sleep short. Time
+comes from the service's injected clock: tests move a `ManualClock` and `await run_due()`
+instead of sleeping for hours.
+
+Nothing here waits for a restart. A handler that raises (a worker pool down, a full disk, a
+database blip) leaves its timer due again after a back-off that doubles with each failure
+(`retry_delay`), instead of losing it: a deadline, a held turn or an announcement happens late,
+never not at all. A run that fails as a whole (claiming is a write) is tried again within
+seconds (`FAILED_RUN_WAIT`), not after the longest sleep.
 """
 
 from __future__ import annotations
@@ -33,6 +39,19 @@ Handler = Callable[[TimerRow], Awaitable[None]]
 #: how long a claimed timer is this process's: longer than any handler takes (a computer move
 #: for a missed deadline, a DM), short enough that a crash delays a reminder only a little
 DEFAULT_LEASE = timedelta(minutes=2)
+#: A failed handler's timer is due again after this, doubling with each failure, up to the most.
+RETRY_FIRST = timedelta(seconds=5)
+RETRY_MOST = timedelta(minutes=5)
+#: After a run that failed as a whole: wait this long, doubling, up to the most (seconds).
+FAILED_RUN_WAIT = 1.0
+FAILED_RUN_WAIT_MOST = 10.0
+
+
+def retry_delay(
+    attempts: int, first: timedelta = RETRY_FIRST, most: timedelta = RETRY_MOST
+) -> timedelta:
+    """How long to wait before the try that follows `attempts` failures: `first`, doubling."""
+    return min(first * (1 << min(attempts, 20)), most)
 
 
 def process_name() -> str:
@@ -131,20 +150,34 @@ class TimerDispatcher:
                     handler = self._handlers.get(timer.kind)
                     if handler is None:
                         log.warning("no handler for %s timers (timer %s)", timer.kind, timer.id)
-                    else:
-                        await self._handle(handler, timer)
-                    # handled (or failed for good): a handler that wants another try arms a
-                    # new timer, so this one is done either way
+                    elif not await self._handle(handler, timer):
+                        # failed: due again later, never lost (handlers are idempotent)
+                        metrics.TIMER_RETRIES.inc()
+                        again = self.service.clock.now() + retry_delay(timer.attempts)
+                        await self.service.retry_timer(
+                            timer.id, self.owner, again, timer.attempts + 1
+                        )
+                        continue
                     await self.service.finish_timer(timer.id, self.owner)
         return fired
 
-    async def _handle(self, handler: Handler, timer: TimerRow) -> None:
+    async def _handle(self, handler: Handler, timer: TimerRow) -> bool:
+        """Run the timer's handler; False if it raised (logged)."""
         # what the handler logs says which timer and game it was for
         with logs.bound(timer=timer.kind, game=timer.game_id):
             try:
                 await handler(timer)
             except Exception:
-                log.exception("timer %s (%s, game %s) failed", timer.id, timer.kind, timer.game_id)
+                log.exception(
+                    "timer %s (%s, game %s) failed (attempt %d): trying again in %s",
+                    timer.id,
+                    timer.kind,
+                    timer.game_id,
+                    timer.attempts + 1,
+                    retry_delay(timer.attempts),
+                )
+                return False
+        return True
 
     async def _run(self) -> None:
         if self._ready is not None:
@@ -155,20 +188,24 @@ class TimerDispatcher:
             except Exception:
                 log.exception("re-arming timers at start-up failed")
         self.started.set()
+        failed_wait = FAILED_RUN_WAIT
         while not self._stopping:
             self._wake.clear()
+            delay = self.max_sleep
             try:
                 await self.run_due()
                 soonest = await self.service.next_timer_due()
             except Exception:
-                log.exception("timer dispatcher run failed")
-                soonest = None
+                # the database refused (full, or gone for a moment): look again in seconds
+                log.exception("timer dispatcher run failed: trying again in %.0f s", failed_wait)
+                delay, failed_wait = failed_wait, min(failed_wait * 2, FAILED_RUN_WAIT_MOST)
+            else:
+                failed_wait = FAILED_RUN_WAIT
+                if soonest is not None:
+                    left = (soonest - self.service.clock.now()).total_seconds()
+                    # a handler that re-armed a timer in the past must not make this spin
+                    delay = min(self.max_sleep, max(left, 1.0))
             if self._stopping:
                 break
-            delay = self.max_sleep
-            if soonest is not None:
-                left = (soonest - self.service.clock.now()).total_seconds()
-                # a handler that re-armed a timer in the past must not make this spin
-                delay = min(self.max_sleep, max(left, 1.0))
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), delay)

@@ -12,6 +12,7 @@ import aiosqlite
 import pytest
 from service_helpers import dump
 
+from bot.core.clock import at_ms
 from bot.core.errors import DatabaseError, DatabaseTooNew
 from bot.core.migrate import load_migrations, migrate, schema_version, split_statements
 from bot.core.service import GameService
@@ -269,6 +270,15 @@ def _seed_level_14(conn: sqlite3.Connection) -> dict[str, object]:
     return {}
 
 
+def _seed_level_15(conn: sqlite3.Connection) -> dict[str, object]:
+    conn.execute(  # a computer player's retry after its worker died, and a failed reminder
+        "INSERT INTO timers (game_id, kind, seat, version, due_at, created_at, attempts) "
+        "VALUES (2, 'computer', 1, 25, 9970, 9960, 2)"
+    )
+    conn.execute("UPDATE timers SET attempts = 1 WHERE kind = 'reminder'")
+    return {}
+
+
 SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
     1: _seed_level_1,
     2: _seed_level_2,
@@ -284,6 +294,7 @@ SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
     12: _seed_level_12,
     13: _seed_level_13,
     14: _seed_level_14,
+    15: _seed_level_15,
 }
 
 
@@ -371,13 +382,18 @@ async def test_upgrade_from_every_earlier_step_keeps_the_data(
             lobby = await service.join(1, 77, "Late")
             assert [s.name for s in lobby.seats] == ["Ann", "Late"]
             rules = await service.deadline_rules(2)  # a game from before 0014 stands in normal
-            assert rules.stand_in == "normal"
+            assert rules.stand_in == ("expert" if start >= 14 else "normal")
             if start >= 5:
                 assert (rules.policy, rules.missed_limit) == ("skip", 2)
         if start >= 2:
             assert (await GameService(store).settings(1)).locale == "de"
-            kinds = {t.kind for t in await GameService(store).timers_of(2)}
-            assert "reminder" in kinds  # the timers came through the table's rebuild
+            timers = await GameService(store).timers_of(2)
+            assert "reminder" in {t.kind for t in timers}  # they came through the rebuilds
+            # timers from before 0015 have failed no attempt yet; a computer's retry is a kind
+            assert all(t.attempts == 0 for t in timers if t.kind != "computer")
+            await GameService(store).computers_later(2, at_ms(99_000), 3)
+            retry = [t for t in await GameService(store).timers_of(2) if t.kind == "computer"]
+            assert [(t.due_at, t.attempts) for t in retry] == [(at_ms(99_000), 3)]
     finally:
         await store.close()
     report = verify_database(target)

@@ -12,7 +12,15 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from service_helpers import add_timer
 
-from bot.core.errors import AlreadyVoted, IllegalMove, InvalidRequest, NoGameHere, NotSilent
+from bot.core.errors import (
+    AlreadyVoted,
+    Busy,
+    IllegalMove,
+    InvalidRequest,
+    NoGameHere,
+    NotSilent,
+    StorageFull,
+)
 from bot.core.records import DeadlineRules, NotifySettings, TimerRow
 from bot.core.service import GameService
 from bot.core.store import Store
@@ -25,7 +33,7 @@ from bot.turns.policy import (
     next_reminder_at,
     quiet_until,
 )
-from bot.turns.timers import TimerDispatcher
+from bot.turns.timers import TimerDispatcher, retry_delay
 from engine import Skip, TakeMoney
 
 T0 = datetime(2024, 6, 3, 9, 0, tzinfo=UTC)  # 18:00 in Tokyo
@@ -155,6 +163,72 @@ async def test_a_failing_timer_does_not_stop_the_others(service, clock) -> None:
     await add_timer(service, game_id, "deadline", clock.now(), seat=0)
     assert await TimerDispatcher(service, {"reminder": handle, "deadline": handle}).run_due() == 2
     assert seen == ["reminder", "deadline"]
+
+
+async def test_a_failing_timer_is_tried_again_later_with_back_off_not_lost(service, clock) -> None:
+    """A handler that raises (a worker pool down, a full disk) leaves its timer due again,
+    five seconds later, then ten: a deadline or a held turn happens late, never not at all."""
+    game_id = await running_game(service)
+    tries: list[int] = []
+
+    async def handle(timer: TimerRow) -> None:
+        tries.append(timer.attempts)
+        if len(tries) < 3:
+            raise Busy()
+
+    dispatcher = TimerDispatcher(service, {"deadline": handle})
+    await add_timer(service, game_id, "deadline", clock.now(), seat=0)
+    assert await dispatcher.run_due() == 1
+    (again,) = await service.timers_of(game_id)
+    assert (again.attempts, again.due_at) == (1, clock.now() + timedelta(seconds=5))
+    assert await dispatcher.run_due() == 0  # not before its time
+    clock.advance(timedelta(seconds=5))
+    assert await dispatcher.run_due() == 1
+    (again,) = await service.timers_of(game_id)
+    assert (again.attempts, again.due_at) == (2, clock.now() + timedelta(seconds=10))
+    clock.advance(timedelta(seconds=10))
+    assert await dispatcher.run_due() == 1
+    assert tries == [0, 1, 2] and await service.timers_of(game_id) == []
+
+
+def test_retries_wait_longer_each_time_up_to_five_minutes() -> None:
+    waits = [retry_delay(n).total_seconds() for n in range(9)]
+    assert waits == [5, 10, 20, 40, 80, 160, 300, 300, 300]
+    assert retry_delay(10_000) == timedelta(minutes=5)  # no overflow, however many
+
+
+async def test_a_run_that_fails_is_tried_again_in_seconds(service, clock) -> None:
+    """Claiming timers is a write: while the disk is full every run fails. Once there is room
+    again, a due timer fires within seconds, not after the longest sleep (five minutes)."""
+    game_id = await running_game(service)
+    fired = asyncio.Event()
+    failures = 0
+
+    async def handle(timer: TimerRow) -> None:
+        fired.set()
+
+    real_claim = service.claim_timers
+
+    async def full_disk(*args, **kwargs):
+        nonlocal failures
+        failures += 1
+        raise StorageFull()
+
+    dispatcher = TimerDispatcher(service, {"end_turn": handle})  # max_sleep: five minutes
+    await add_timer(service, game_id, "end_turn", clock.now() + timedelta(seconds=2), seat=0)
+    service.claim_timers = full_disk  # type: ignore[method-assign]
+    dispatcher.start()
+    try:
+        await dispatcher.started.wait()
+        clock.advance(timedelta(seconds=2))
+        dispatcher.wake()
+        while failures < 2:  # it keeps trying while the disk is full
+            await asyncio.sleep(0.05)
+        service.claim_timers = real_claim  # type: ignore[method-assign]
+        await asyncio.wait_for(fired.wait(), 5)
+    finally:
+        service.claim_timers = real_claim  # type: ignore[method-assign]
+        await dispatcher.stop()
 
 
 async def test_the_loop_sleeps_until_woken_by_a_sooner_timer(service, clock) -> None:

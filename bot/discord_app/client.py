@@ -77,6 +77,8 @@ SYNC_LEASE_S = 120.0
 IDENTIFY_SPACING_S = 5.0
 #: How often a shard waiting for its bucket asks the database again.
 IDENTIFY_POLL_S = 0.25
+#: How often every game waiting on a computer player is looked at, in case nothing drives it.
+SWEEP_EVERY_S = 60.0
 
 SyncMode = Literal["auto", "force", "never"]
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
@@ -132,6 +134,9 @@ class AlhambraBot(BaseBot):
         )
         self.observer = Observer(self, settings.metrics_port)
         self._closing: asyncio.Future[None] | None = None
+        #: tasks that run as long as the bot does: the pool's health, the computers' sweep
+        self._housekeeping: list[asyncio.Task[None]] = []
+        self.sweep_every_s = SWEEP_EVERY_S
 
     @classmethod
     def gateway_options(cls, settings: Settings) -> dict[str, Any]:
@@ -185,6 +190,7 @@ class AlhambraBot(BaseBot):
                 "deadline": deadline,
                 "announce": flow.deliver,
                 "end_turn": flow.end_held_turn,
+                "computer": flow.computers_due,
             },
             ready=self.wait_until_ready,
             on_start=reminders.recover,
@@ -197,6 +203,11 @@ class AlhambraBot(BaseBot):
         await self.add_cog(PlanCommands(self))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.timers.start()
+        loop = asyncio.get_running_loop()
+        self._housekeeping = [
+            loop.create_task(self.workers.supervise(), name="workers"),
+            loop.create_task(self._sweep(), name="sweep"),
+        ]
         if self.sync_mode == "force" or (self.sync_mode == "auto" and self.settings.cluster == 0):
             self.synced = await sync_commands(self, force=self.sync_mode == "force")
         elif self.sync_mode == "auto":
@@ -208,10 +219,30 @@ class AlhambraBot(BaseBot):
     async def _resume_computers(self) -> None:
         """Computer players whose turn came while the bot was down play it now, and a turn left
         waiting for a confirmation its player never wants to give is ended."""
-        for game_id in await self._own_games(await self.service.games_waiting_on_computers()):
-            self.flow.drive_computers(game_id, await self.service.game_locale(game_id))
+        await self.flow.sweep_computers(
+            await self._own_games(await self.service.games_waiting_on_computers())
+        )
         for game_id in await self._own_games(await self.service.games_waiting_on_humans()):
             await self.flow.finish_automatic_turn(game_id, await self.service.game_locale(game_id))
+
+    async def _sweep(self) -> None:
+        """Every minute: every game of this process waiting on a computer player that nothing
+        moves is set going, and every turn left without its timers (arming them failed) gets
+        them: a game never waits for a restart, whatever stopped it."""
+        await self.wait_until_ready()
+        while not self.is_closed():
+            await asyncio.sleep(self.sweep_every_s)
+            try:
+                waiting = await self.service.games_waiting_on_computers()
+                started = await self.flow.sweep_computers(await self._own_games(waiting))
+                armed = await self.reminders.recover()
+            except Exception:
+                log.exception("the sweep of waiting games failed")
+            else:
+                if started or armed:
+                    log.info(
+                        "sweep: %d computer player(s) set going, %d turn(s) armed", started, armed
+                    )
 
     async def _own_games(self, game_ids: list[int]) -> list[int]:
         """The games of servers on this process's shards (each cluster resumes its own)."""
@@ -234,6 +265,9 @@ class AlhambraBot(BaseBot):
             await asyncio.shield(self._closing)
 
     async def _close_once(self) -> None:
+        for task in self._housekeeping:
+            task.cancel()
+        await asyncio.gather(*self._housekeeping, return_exceptions=True)
         try:
             if self.timers is not None:
                 await self.timers.stop()

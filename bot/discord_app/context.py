@@ -266,6 +266,8 @@ async def report(interaction: discord.Interaction, error: BaseException) -> str:
             exc_info=error,
         )
         text, outcome = i18n.t(locale, "error.unexpected"), "error"
+    if interaction.extras.get("saved"):  # the move stands: never tell it as failed
+        text = i18n.t(locale, "error.saved_anyway")
     try:
         await reply(interaction, text)
     except discord.HTTPException:
@@ -366,6 +368,12 @@ async def handling(interaction: discord.Interaction, command: str) -> AsyncItera
                 # the same facts as fields of their own, for the JSON lines
                 extra={"latency_ms": latency_ms, "outcome": outcome},
             )
+
+
+def note_saved(interaction: discord.Interaction) -> None:
+    """The user's move is in the store: whatever fails after this (a picture, an edit) is
+    told as such, never as a move that failed."""
+    interaction.extras["saved"] = True
 
 
 def selected(interaction: discord.Interaction) -> list[str]:

@@ -27,6 +27,7 @@ from .context import (
     channel_locale,
     handling,
     my_view,
+    note_saved,
     redraw,
     reply,
     selected,
@@ -234,6 +235,7 @@ async def panel_choice(
             version,
             locale=channel_locale(interaction),
         )
+        note_saved(interaction)
         await _redraw(interaction, done, locale, name)
 
 

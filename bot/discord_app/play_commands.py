@@ -55,6 +55,7 @@ from .context import (
     channel_locale,
     current_game,
     handling,
+    note_saved,
     reply,
     shown_game,
     user_locale,
@@ -130,6 +131,7 @@ async def _slash_act(
         result.game.version,
         locale=channel_locale(interaction),
     )
+    note_saved(interaction)
     undone = next((e.action for e in done.events if isinstance(e, Undone)), None)
     if done.ends_at is not None:  # held for the undo window: the panel offers Undo and End now
         seat = done.seat.seat

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import logging
 
-from ..core.errors import ServiceError
+from ..core.errors import IllegalMove
 from ..core.records import TimerRow
-from .flow import TurnFlow
+from .flow import MOVED_ON, TurnFlow
 from .policy import deadline_at, on_vacation, still_current
 
 log = logging.getLogger("alhambra.deadlines")
@@ -51,7 +51,8 @@ async def deadline_passed(flow: TurnFlow, timer: TimerRow) -> None:
             await flow.skip(game.id, player.seat, locale)
         else:
             await flow.play_for(game.id, player.seat, locale, rules.stand_in)
-    except ServiceError as exc:  # the player moved at the last second: their move stands
+    except (*MOVED_ON, IllegalMove) as exc:  # the player moved at the last second: it stands
         log.info("deadline of game %s not applied: %s", game.id, exc.code)
         return
+    # any other failure (a worker down, a full disk) raises: the timer is tried again
     flow.drive_computers(game.id, locale)

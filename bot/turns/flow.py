@@ -17,8 +17,15 @@ from typing import Any
 
 from engine import Action, EndTurn, Skip
 
-from ..core import logs
-from ..core.errors import ServiceError
+from ..core import logs, metrics
+from ..core.errors import (
+    GameOver,
+    IllegalMove,
+    NoGameHere,
+    NotYourTurn,
+    Outdated,
+    ServiceError,
+)
 from ..core.plans import PlanReport, PlanStep, next_step, skipped_rules
 from ..core.records import TimerRow
 from ..core.results import ActResult
@@ -26,6 +33,7 @@ from ..core.service import GameService
 from .computers import decide
 from .ports import Announcer, Messenger, Spawn, Wake
 from .reminders import Reminders
+from .timers import retry_delay
 
 log = logging.getLogger("alhambra.turns")
 #: The strength of the computer player that stands in for a silent human unless the game's
@@ -36,6 +44,15 @@ ANNOUNCE_RETRY = timedelta(minutes=1)
 ANNOUNCE_RETRY_MAX = timedelta(hours=6)
 #: moves a plan may make in one turn: two purchases, a take, two placements, and room to spare
 MAX_PLAN_STEPS = 8
+#: A computer player whose turn failed tries again after this, doubling, up to the most: short,
+#: so a game is moving again within a minute of the trouble passing.
+COMPUTER_RETRY = timedelta(seconds=2)
+COMPUTER_RETRY_MOST = timedelta(seconds=30)
+#: A turn its player wants ended, left waiting because ending it failed, is ended this much later.
+END_TURN_RETRY = timedelta(seconds=5)
+#: Refusals that mean the game moved on without the computer player (a person acted, another
+#: process played its move, the game ended): nothing to try again.
+MOVED_ON = (NotYourTurn, Outdated, GameOver, NoGameHere)
 
 
 class TurnFlow:
@@ -71,6 +88,9 @@ class TurnFlow:
         self._computer_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
+        #: turns this process posted whose `announce` timer it could not clear yet (game id to
+        #: version): a retry clears the timer without posting the turn twice
+        self._told: dict[int, int] = {}
 
     async def act(
         self,
@@ -94,19 +114,47 @@ class TurnFlow:
         )
         hold = window if settings.auto_end_turn and window > timedelta(0) else None
         result = await self.service.act(game_id, user_id, action, version, hold=hold)
-        if result.ends_at is not None and self.wake is not None:
-            self.wake()
-        if (
-            not result.turn_over
-            and result.state.phase == "confirm"
-            and settings.auto_end_turn
-            and hold is None
-        ):
-            result = await self.service.end_turn(game_id, user_id, result.version)
-        if result.turn_over:
-            await self.turn_over(result, locale)
-            self.drive_computers(game_id, locale)
+        # Saved. From here on nothing may raise: the player must never hear that a move the
+        # store accepted failed, and what follows it heals by itself when it fails.
+        try:
+            if result.ends_at is not None and self.wake is not None:
+                self.wake()
+            if (
+                not result.turn_over
+                and result.state.phase == "confirm"
+                and settings.auto_end_turn
+                and hold is None
+            ):
+                result = await self._end_at_once(result, user_id)
+            if result.turn_over:
+                await self.turn_over(result, locale)
+                self.drive_computers(game_id, locale)
+        except Exception:
+            log.exception(
+                "game %s: what follows the saved move (version %s) failed", game_id, result.version
+            )
         return result
+
+    async def _end_at_once(self, result: ActResult, user_id: int) -> ActResult:
+        """End the turn of a player who wants no undo window; if that fails, the move stays
+        saved and an `end_turn` timer ends the turn a few seconds later."""
+        try:
+            return await self.service.end_turn(result.game.id, user_id, result.version)
+        except Exception as exc:
+            log.warning(
+                "game %s: ending the turn after version %s failed (%s): trying again shortly",
+                result.game.id,
+                result.version,
+                getattr(exc, "code", type(exc).__name__),
+            )
+            seat = result.seat.seat
+            due = self.service.clock.now() + END_TURN_RETRY
+            await self.service.set_turn_timers(
+                result.game.id, [("end_turn", due, seat)], kinds=("end_turn",)
+            )
+            if self.wake is not None:
+                self.wake()
+            return result
 
     async def finish_automatic_turn(self, game_id: int, locale: str) -> ActResult | None:
         """End the current turn if it only waits for a confirmation its player said they never
@@ -142,9 +190,10 @@ class TurnFlow:
             return
         try:
             result = await self.service.end_turn(game.id, player.user_id, game.version)
-        except ServiceError as exc:  # the player got there first, in this or another process
+        except (*MOVED_ON, IllegalMove) as exc:  # the player got there first, here or elsewhere
             log.info("game %s: the held turn was already moved on (%s)", game.id, exc.code)
             return
+        # any other failure (a full disk, a database blip) raises: the timer is tried again
         locale = await self.service.game_locale(game.id)
         await self.turn_over(result, locale)
         self.drive_computers(game.id, locale)
@@ -157,25 +206,20 @@ class TurnFlow:
         `announce` timer), which is cleared once the channel was told. An announcement that
         fails is logged and left to that timer (`deliver` tries again with back-off), and the
         timers and the computer players go on."""
-        try:
-            await self.announcer.turn_over(result, locale)
-        except Exception:
-            log.exception(
-                "could not announce the end of turn of game %s (version %s is saved; "
-                "it will be announced again)",
-                result.game.id,
-                result.version,
-            )
-        else:
-            await self.service.announced(result.game.id, result.version)
+        await self._announce(result, locale)
         player = result.game.current_player
-        if (
-            not result.state.is_over
-            and player is not None
-            and player.user_id is not None
-            and player.seat is not None
-            and await self.service.has_plan(result.game.id, player.seat)
-        ):  # its moves are a turn of their own: not in the way of the move that led here
+        try:
+            planned = (
+                not result.state.is_over
+                and player is not None
+                and player.user_id is not None
+                and player.seat is not None
+                and await self.service.has_plan(result.game.id, player.seat)
+            )
+        except Exception:  # the plan waits for the player's next turn; they are told as usual
+            log.exception("game %s: could not look for a plan", result.game.id)
+            planned = False
+        if planned:  # its moves are a turn of their own: not in the way of the move that led here
             if self._spawn is not None:
                 self._spawn(self._plan_turn(result, locale))
             else:
@@ -183,6 +227,36 @@ class TurnFlow:
             return
         if self.reminders is not None:
             await self.reminders.turn_started(result.game.id, locale)
+
+    async def _announce(self, result: ActResult, locale: str) -> None:
+        """Tell the channel, then clear the turn's `announce` timer. Never raises: either
+        failure leaves the timer to try again (`deliver`), which does not post twice what
+        this process has already posted."""
+        game_id = result.game.id
+        if self._told.get(game_id, -1) < result.version:
+            try:
+                await self.announcer.turn_over(result, locale)
+            except Exception:
+                log.exception(
+                    "could not announce the end of turn of game %s (version %s is saved; "
+                    "it will be announced again)",
+                    game_id,
+                    result.version,
+                )
+                return
+            self._told[game_id] = result.version
+        try:
+            await self.service.announced(game_id, result.version)
+        except Exception:
+            log.exception(
+                "game %s: told the channel about version %s, but could not note it (the note "
+                "is tried again)",
+                game_id,
+                result.version,
+            )
+            return
+        if self._told.get(game_id) == result.version:
+            del self._told[game_id]
 
     async def _plan_turn(self, result: ActResult, locale: str) -> None:
         if not await self.play_plan(result, locale) and self.reminders is not None:
@@ -243,16 +317,22 @@ class TurnFlow:
         if result is None:
             return
         locale = await self.service.game_locale(game_id)
-        try:
-            await self.announcer.turn_over(result, locale)
-        except Exception:
-            waited = timer.due_at - timer.created_at
-            again = min(max(waited * 2, ANNOUNCE_RETRY), ANNOUNCE_RETRY_MAX)
-            log.warning("game %s: announcing failed again, next try in %s", game_id, again)
-            version = timer.version if timer.version is not None else result.version
-            await self.service.announce_later(game_id, version, self.service.clock.now() + again)
-            return
+        if self._told.get(game_id, -1) < result.version:
+            try:
+                await self.announcer.turn_over(result, locale)
+            except Exception:
+                waited = timer.due_at - timer.created_at
+                again = min(max(waited * 2, ANNOUNCE_RETRY), ANNOUNCE_RETRY_MAX)
+                log.warning("game %s: announcing failed again, next try in %s", game_id, again)
+                version = timer.version if timer.version is not None else result.version
+                now = self.service.clock.now()
+                await self.service.announce_later(game_id, version, now + again)
+                return
+            self._told[game_id] = result.version
+        # if this fails, the dispatcher tries the timer again: the post is not repeated
         await self.service.announced(game_id, result.version)
+        if self._told.get(game_id) == result.version:
+            del self._told[game_id]
 
     async def game_started(self, game_id: int, locale: str) -> None:
         """The first turn was shown: arm its timers and let a computer player open."""
@@ -273,17 +353,58 @@ class TurnFlow:
         if self._spawn is not None:
             self._spawn(self.play_computers(game_id, locale))
 
-    async def play_computers(self, game_id: int, locale: str) -> None:
+    async def play_computers(self, game_id: int, locale: str, *, attempt: int = 0) -> None:
         """Computer players take their turns, each announced, until a human is to play. One
-        driver per game at a time; never raises."""
+        driver per game at a time; never raises. A turn that fails for any reason but the game
+        moving on (a worker hung or dead, a full disk, a lost database connection) is tried
+        again by a durable `computer` timer, sooner after a first failure than after the next
+        (`attempt` counts them), and the periodic sweep would find the game anyway."""
         try:
             async with self._computer_locks.setdefault(game_id, asyncio.Lock()):
                 while await self.computer_step(game_id, locale) is not None:
-                    pass
-        except ServiceError as exc:  # a human acted meanwhile, or the game ended: nothing to do
+                    attempt = 0  # a move went through: any later failure is a first one
+        except MOVED_ON as exc:  # a human acted meanwhile, or the game ended: nothing to do
             log.info("computer player of game %s stopped: %s", game_id, exc.code)
-        except Exception:
-            log.exception("computer player of game %s failed", game_id)
+        except Exception as exc:
+            if isinstance(exc, ServiceError):
+                log.warning("computer player of game %s failed: %s", game_id, exc.code)
+            else:
+                log.exception("computer player of game %s failed", game_id)
+            await self._computers_later(game_id, attempt)
+
+    async def _computers_later(self, game_id: int, attempt: int) -> None:
+        delay = retry_delay(attempt, COMPUTER_RETRY, COMPUTER_RETRY_MOST)
+        metrics.COMPUTER_RETRIES.inc()
+        try:
+            due = self.service.clock.now() + delay
+            await self.service.computers_later(game_id, due, attempt + 1)
+        except Exception:  # the database refuses too: the sweep finds the game
+            log.exception("game %s: could not arm the computer player's next try", game_id)
+            return
+        log.info("game %s: the computer player tries again in %s", game_id, delay)
+        if self.wake is not None:
+            self.wake()
+
+    async def computers_due(self, timer: TimerRow) -> None:
+        """A `computer` timer fired: the computer player whose turn failed tries again."""
+        locale = await self.service.game_locale(timer.game_id)
+        if self._spawn is not None:
+            self._spawn(self.play_computers(timer.game_id, locale, attempt=timer.attempts))
+        else:
+            await self.play_computers(timer.game_id, locale, attempt=timer.attempts)
+
+    async def sweep_computers(self, game_ids: list[int]) -> int:
+        """Drive the computer players of these games (each waiting on one) that no driver of
+        this process is moving now: whatever stopped them (a failure whose retry could not
+        even be written, a lost task) they go on. Returns how many were started."""
+        started = 0
+        for game_id in game_ids:
+            lock = self._computer_locks.get(game_id)
+            if lock is not None and lock.locked():
+                continue  # being played right now
+            self.drive_computers(game_id, await self.service.game_locale(game_id))
+            started += 1
+        return started
 
     async def computer_step(self, game_id: int, locale: str) -> ActResult | None:
         """One decision of the computer player whose turn it is (announced if it ends the

@@ -181,12 +181,14 @@ class Reminders:
             return False
         return await self.messenger.nudge(game, user_id)
 
-    async def recover(self) -> None:
-        """At start-up: games whose turn has no timers (the bot stopped between a move and
-        arming them, or the game predates them) get their turn's timers."""
-        for game_id in await self.service.games_waiting_on_humans():
-            if not await self.service.timers_of(game_id):
-                await self.schedule_turn(game_id)
+    async def recover(self) -> int:
+        """Games whose turn has no timers (the bot stopped, or arming them failed, between a
+        move and arming them; or the game predates them) get their turn's timers: at start-up
+        and in the periodic sweep. Returns how many."""
+        untimed = await self.service.games_waiting_on_humans(untimed=True)
+        for game_id in untimed:
+            await self.schedule_turn(game_id)
+        return len(untimed)
 
     async def _refused(self, user_id: int) -> None:
         await self.service.note_dm_blocked(user_id)

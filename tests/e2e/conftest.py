@@ -101,6 +101,7 @@ def make_bot(db_path: Path) -> Callable[..., Callable[[], discord.Client]]:
         seed: int = 20240601,
         undo_window: int = 0,
         workers: int = 0,
+        work_timeout: float = 30.0,
         metrics_port: int | None = None,
         **kwargs: Any,
     ):
@@ -113,6 +114,7 @@ def make_bot(db_path: Path) -> Callable[..., Callable[[], discord.Client]]:
             log_level="INFO",
             undo_window_s=undo_window,
             workers=workers,
+            work_timeout_s=work_timeout,
             metrics_port=metrics_port,
         )
         return lambda: AlhambraBot(settings, seed_source=lambda: seed, **kwargs)

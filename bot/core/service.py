@@ -1199,7 +1199,9 @@ class GameService:
     ) -> VoteOutcome:
         """A player's vote to abandon the game or to hand a silent player's seat to a computer
         player. A majority of the human players (for a hand-over: of the others) decides, and
-        the winning vote takes effect in the same transaction."""
+        the winning vote takes effect in the same transaction. Abandoning a rated game needs
+        every human player (`votes_needed`): an abandoned game rates nobody who played on, so
+        a majority of trailing players could otherwise erase the leader's result."""
         if motion not in ("abandon", "hand_over"):
             raise InvalidRequest(f"Unknown vote {motion!r}: abandon or hand_over.")
         async with self.store.write() as tx:
@@ -1225,7 +1227,7 @@ class GameService:
                 humans = [s for s in humans if s is not target]
             key = -1 if target is None or target.seat is None else target.seat
             electorate = {s.user_id for s in humans}
-            needed = len(electorate) // 2 + 1
+            needed = votes_needed(game, motion, len(electorate))
             if not await tx.add_vote(game_id, motion, key, user_id, self._now()):
                 raise AlreadyVoted()
             votes = [v for v in await tx.voters(game_id, motion, key) if v in electorate]
@@ -1233,7 +1235,7 @@ class GameService:
             if passed and target is None:
                 await tx.end_game(game_id, "abandoned", self._now())
                 await tx.clear_votes(game_id)
-                if game.rated:  # agreed on by most: only the seats lost before count
+                if game.rated:  # agreed on by everyone: only the seats lost before count
                     await _rate(tx, game, None, self._now())
             elif passed and target is not None:
                 assert target.seat is not None and target.user_id is not None
@@ -1247,6 +1249,19 @@ class GameService:
             return VoteOutcome(
                 await _need_game(tx, game_id), motion, target, len(votes), needed, passed
             )
+
+
+def votes_needed(game: GameInfo, motion: str, electorate: int) -> int:
+    """How many of `electorate` voters a motion needs. A majority, except to abandon a rated
+    game: that needs them all. An abandoned game ranks everyone who played on as tied
+    (`ratings.rated_result`), so a majority vote would let the players behind erase a result
+    they were losing, and ranking by the standing at the vote would let the players ahead lock
+    in a lead before the game is decided. With every vote needed, nobody's result goes without
+    their consent; a player who will not play on can still lose their seat (deadlines, a
+    hand-over vote, the host's abandon), and then counts as last, as every lost seat does."""
+    if motion == "abandon" and game.rated:
+        return electorate
+    return electorate // 2 + 1
 
 
 # --- checks shared by the use cases ------------------------------------------------------------

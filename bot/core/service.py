@@ -74,7 +74,7 @@ from .errors import (
     RatedNeedsPeople,
     ServiceError,
 )
-from .plans import MAX_RULES, Plan, check_new_rule
+from .plans import MAX_RULES, Plan, PlanChange, check_new_rule
 from .ratings import Rating, rate, rated_result
 from .records import (
     STAND_IN_LEVELS,
@@ -533,17 +533,25 @@ class GameService:
         view = ViewResult(game, me, Game.from_json(snapshot).view(me))
         return view, Plan.from_json(stored) if stored else Plan()
 
-    async def set_plan(self, game_id: int, user_id: int, plan: Plan) -> Plan:
-        """Keep `plan` for the player's next turn (an empty one is dropped), each rule checked
-        against their own view now (`plans.check_new_rule`); refused during their own turn."""
+    async def change_plan(
+        self, game_id: int, user_id: int, change: PlanChange
+    ) -> tuple[ViewResult, Plan]:
+        """Change the player's plan for their next turn by `change` (pure: the plan as stored
+        and their own view in, the new plan out; it may refuse by raising) and keep the result,
+        read and written in one transaction, so two changes at once both count. Refused during
+        their own turn; each rule is checked against their own view now
+        (`plans.check_new_rule`); an empty plan is dropped. Returns their view and the plan
+        kept."""
         async with self.store.write() as tx:
             game = await _need_game(tx, game_id)
             me = _planner(game, user_id, waiting=True)
-            if len(plan.rules) > MAX_RULES:
-                raise PlanRefused(variant="full", count=MAX_RULES)
             snapshot = await tx.snapshot(game_id)
+            stored = await tx.plan(game_id, me)
             assert snapshot is not None
             view = Game.from_json(snapshot).view(me)
+            plan = change(Plan.from_json(stored) if stored else Plan(), view)
+            if len(plan.rules) > MAX_RULES:
+                raise PlanRefused(variant="full", count=MAX_RULES)
             for rule in plan.rules:
                 if (problem := check_new_rule(rule, view)) is not None:
                     raise PlanRefused(variant=problem)
@@ -555,7 +563,11 @@ class GameService:
                 await tx.take_plan(game_id, me)
             else:
                 await tx.save_plan(game_id, me, user_id, plan.to_json(), game.version, self._now())
-            return plan
+        return ViewResult(game, me, view), plan
+
+    async def set_plan(self, game_id: int, user_id: int, plan: Plan) -> Plan:
+        """Replace the player's plan by `plan`, checked as `change_plan` checks a change."""
+        return (await self.change_plan(game_id, user_id, lambda _old, _view: plan))[1]
 
     async def has_plan(self, game_id: int, seat: int) -> bool:
         async with self.store.read() as tx:

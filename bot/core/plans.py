@@ -17,7 +17,7 @@ their view) or from the pool (public).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -77,6 +77,12 @@ class Plan:
         if isinstance(otherwise, list):
             return cls(rules, tuple(int(c) for c in otherwise))
         return cls(rules, "most" if otherwise == "most" else "wait")
+
+
+#: a change a player makes to their plan: the plan as stored and their own view in, the new
+#: plan out (or a refusal raised). Pure, so the service can apply it inside the transaction
+#: that reads and writes the plan (`GameService.change_plan`): two changes at once both count.
+PlanChange = Callable[[Plan, SeatView], Plan]
 
 
 def _place_json(place: Placement) -> Any:

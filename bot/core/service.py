@@ -74,7 +74,7 @@ from .errors import (
     RatedNeedsPeople,
     ServiceError,
 )
-from .plans import MAX_RULES, Plan, check_new_rule
+from .plans import MAX_RULES, Plan, PlanChange, check_new_rule
 from .ratings import Rating, rate, rated_result
 from .records import (
     STAND_IN_LEVELS,
@@ -533,17 +533,25 @@ class GameService:
         view = ViewResult(game, me, Game.from_json(snapshot).view(me))
         return view, Plan.from_json(stored) if stored else Plan()
 
-    async def set_plan(self, game_id: int, user_id: int, plan: Plan) -> Plan:
-        """Keep `plan` for the player's next turn (an empty one is dropped), each rule checked
-        against their own view now (`plans.check_new_rule`); refused during their own turn."""
+    async def change_plan(
+        self, game_id: int, user_id: int, change: PlanChange
+    ) -> tuple[ViewResult, Plan]:
+        """Change the player's plan for their next turn by `change` (pure: the plan as stored
+        and their own view in, the new plan out; it may refuse by raising) and keep the result,
+        read and written in one transaction, so two changes at once both count. Refused during
+        their own turn; each rule is checked against their own view now
+        (`plans.check_new_rule`); an empty plan is dropped. Returns their view and the plan
+        kept."""
         async with self.store.write() as tx:
             game = await _need_game(tx, game_id)
             me = _planner(game, user_id, waiting=True)
-            if len(plan.rules) > MAX_RULES:
-                raise PlanRefused(variant="full", count=MAX_RULES)
             snapshot = await tx.snapshot(game_id)
+            stored = await tx.plan(game_id, me)
             assert snapshot is not None
             view = Game.from_json(snapshot).view(me)
+            plan = change(Plan.from_json(stored) if stored else Plan(), view)
+            if len(plan.rules) > MAX_RULES:
+                raise PlanRefused(variant="full", count=MAX_RULES)
             for rule in plan.rules:
                 if (problem := check_new_rule(rule, view)) is not None:
                     raise PlanRefused(variant=problem)
@@ -555,7 +563,11 @@ class GameService:
                 await tx.take_plan(game_id, me)
             else:
                 await tx.save_plan(game_id, me, user_id, plan.to_json(), game.version, self._now())
-            return plan
+        return ViewResult(game, me, view), plan
+
+    async def set_plan(self, game_id: int, user_id: int, plan: Plan) -> Plan:
+        """Replace the player's plan by `plan`, checked as `change_plan` checks a change."""
+        return (await self.change_plan(game_id, user_id, lambda _old, _view: plan))[1]
 
     async def has_plan(self, game_id: int, seat: int) -> bool:
         async with self.store.read() as tx:
@@ -1222,7 +1234,9 @@ class GameService:
     ) -> VoteOutcome:
         """A player's vote to abandon the game or to hand a silent player's seat to a computer
         player. A majority of the human players (for a hand-over: of the others) decides, and
-        the winning vote takes effect in the same transaction."""
+        the winning vote takes effect in the same transaction. Abandoning a rated game needs
+        every human player (`votes_needed`): an abandoned game rates nobody who played on, so
+        a majority of trailing players could otherwise erase the leader's result."""
         if motion not in ("abandon", "hand_over"):
             raise InvalidRequest(f"Unknown vote {motion!r}: abandon or hand_over.")
         async with self.store.write() as tx:
@@ -1248,7 +1262,7 @@ class GameService:
                 humans = [s for s in humans if s is not target]
             key = -1 if target is None or target.seat is None else target.seat
             electorate = {s.user_id for s in humans}
-            needed = len(electorate) // 2 + 1
+            needed = votes_needed(game, motion, len(electorate))
             if not await tx.add_vote(game_id, motion, key, user_id, self._now()):
                 raise AlreadyVoted()
             votes = [v for v in await tx.voters(game_id, motion, key) if v in electorate]
@@ -1256,7 +1270,7 @@ class GameService:
             if passed and target is None:
                 await tx.end_game(game_id, "abandoned", self._now())
                 await tx.clear_votes(game_id)
-                if game.rated:  # agreed on by most: only the seats lost before count
+                if game.rated:  # agreed on by everyone: only the seats lost before count
                     await _rate(tx, game, None, self._now())
             elif passed and target is not None:
                 assert target.seat is not None and target.user_id is not None
@@ -1270,6 +1284,19 @@ class GameService:
             return VoteOutcome(
                 await _need_game(tx, game_id), motion, target, len(votes), needed, passed
             )
+
+
+def votes_needed(game: GameInfo, motion: str, electorate: int) -> int:
+    """How many of `electorate` voters a motion needs. A majority, except to abandon a rated
+    game: that needs them all. An abandoned game ranks everyone who played on as tied
+    (`ratings.rated_result`), so a majority vote would let the players behind erase a result
+    they were losing, and ranking by the standing at the vote would let the players ahead lock
+    in a lead before the game is decided. With every vote needed, nobody's result goes without
+    their consent; a player who will not play on can still lose their seat (deadlines, a
+    hand-over vote, the host's abandon), and then counts as last, as every lost seat does."""
+    if motion == "abandon" and game.rated:
+        return electorate
+    return electorate // 2 + 1
 
 
 # --- checks shared by the use cases ------------------------------------------------------------

@@ -331,9 +331,12 @@ class AsyncCommands(commands.Cog):
             locale = channel_locale(interaction)
             voter = inert(interaction.user.display_name)
             quiet = discord.AllowedMentions.none()
+            # abandoning a rated game needs every player (`service.votes_needed`): say so
+            rated_abandon = outcome.target is None and outcome.game.rated
             if outcome.passed and outcome.target is None:
+                said = "vote.abandoned_rated" if rated_abandon else "vote.abandoned"
                 await interaction.response.send_message(
-                    i18n.t(locale, "vote.abandoned"), allowed_mentions=quiet
+                    i18n.t(locale, said), allowed_mentions=quiet
                 )
                 await self._retire_turn_message(game.id)
             elif outcome.passed and outcome.target is not None:
@@ -349,17 +352,17 @@ class AsyncCommands(commands.Cog):
                     if outcome.target is None
                     else i18n.t(locale, "vote.motion.hand_over", name=inert(outcome.target.name))
                 )
-                await interaction.response.send_message(
-                    i18n.t(
-                        locale,
-                        "vote.recorded",
-                        name=voter,
-                        motion=what,
-                        votes=outcome.votes,
-                        needed=outcome.needed,
-                    ),
-                    allowed_mentions=quiet,
+                text = i18n.t(
+                    locale,
+                    "vote.recorded",
+                    name=voter,
+                    motion=what,
+                    votes=outcome.votes,
+                    needed=outcome.needed,
                 )
+                if rated_abandon:
+                    text += " " + i18n.t(locale, "vote.rule.rated_abandon")
+                await interaction.response.send_message(text, allowed_mentions=quiet)
 
     @vote.autocomplete("player")
     async def _vote_player(self, interaction: discord.Interaction, current: str) -> Choices:

@@ -4,7 +4,6 @@ parsing both share. Opened by a button under one's hand and under "Your turn is 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import replace
 
 import discord
@@ -14,7 +13,7 @@ import render
 from engine import CARDS, TILES, SeatView, minimal_payments
 
 from ..core.errors import BadCode, InvalidRequest, PlanRefused
-from ..core.plans import Otherwise, Placement, Plan, PlanRule
+from ..core.plans import Otherwise, Placement, Plan, PlanChange, PlanRule
 from ..text import i18n
 from ..text.plans import plan_lines
 from ..text.present import (
@@ -90,7 +89,7 @@ def read_otherwise(locale: str, text: str) -> Otherwise:
 # A private message redrawn in place. Its menu is at one step: `m` (what to add: a building of the
 # market, or what to do otherwise), `p<tile>` (which cards of the hand pay for it), `q<tile>`
 # with the payment in the value (where it goes). Every step is drawn from the player's own view;
-# every change goes through `GameService.set_plan`, which checks it again.
+# every change goes through `GameService.change_plan`, which checks it again.
 
 #: a step of the panel's menu, as its custom id carries it
 _STEP = r"m|p\d{1,3}|q\d{1,3}-[A-Za-z0-9+]{2,40}"
@@ -213,18 +212,22 @@ async def plan_panel(
     interaction: discord.Interaction,
     game_id: int,
     step: str,
-    change: Callable[[Plan, SeatView], Plan] | None,
+    change: PlanChange | None,
     *,
     new: bool = False,
 ) -> None:
-    """Draw the panel at `step` for the player's plan, after `change` if given; `new`: as a
-    new private message (from a button elsewhere), else in place of the panel."""
+    """Draw the panel at `step` for the player's plan, after `change` if given (applied where
+    the plan is read and written, `GameService.change_plan`); `new`: as a new private message
+    (from a button elsewhere), else in place of the panel."""
     locale = user_locale(interaction)
     service = bot_of(interaction).service
-    viewed, plan = await service.plan(game_id, interaction.user.id, to_change=True)
-    here(interaction, viewed.game)
-    if change is not None:
-        plan = await service.set_plan(game_id, interaction.user.id, change(plan, viewed.view))
+    if change is None:
+        viewed, plan = await service.plan(game_id, interaction.user.id, to_change=True)
+        here(interaction, viewed.game)
+    else:
+        # the game must be this channel's before anything changes (`here` refuses otherwise)
+        here(interaction, await service.game(game_id))
+        viewed, plan = await service.change_plan(game_id, interaction.user.id, change)
     view = viewed.view
     # the plan so far above the menu; before a first rule, only the question being asked
     empty = not plan.rules and plan.otherwise == "wait"

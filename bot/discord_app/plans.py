@@ -9,7 +9,6 @@ begins (`TurnFlow.play_plan`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 
 import discord
@@ -19,7 +18,7 @@ from discord.ext import commands
 from engine import TILES, SeatView, minimal_payments
 
 from ..core.errors import PlanRefused
-from ..core.plans import MAX_RULES, Plan, PlanRule
+from ..core.plans import MAX_RULES, Plan, PlanChange, PlanRule
 from ..text import i18n
 from ..text.plans import plan_lines
 from ..text.present import (
@@ -51,18 +50,16 @@ class PlanCommands(
         self.bot = bot
         super().__init__()
 
-    async def _change(
-        self, interaction: discord.Interaction, change: Callable[[Plan, SeatView], Plan] | None
-    ) -> None:
-        """Show the player's plan for the channel's game, after `change` if one is given."""
+    async def _change(self, interaction: discord.Interaction, change: PlanChange | None) -> None:
+        """Show the player's plan for the channel's game, after `change` if one is given
+        (applied where the plan is read and written, `GameService.change_plan`)."""
         locale = user_locale(interaction)
         service = bot_of(interaction).service
         game = await current_game(interaction)
-        viewed, plan = await service.plan(
-            game.id, interaction.user.id, to_change=change is not None
-        )
-        if change is not None:
-            plan = await service.set_plan(game.id, interaction.user.id, change(plan, viewed.view))
+        if change is None:
+            _, plan = await service.plan(game.id, interaction.user.id)
+        else:
+            _, plan = await service.change_plan(game.id, interaction.user.id, change)
         await reply(interaction, "\n".join(plan_lines(locale, game.id, plan)))
 
     @app_commands.command(name=T("cmd.plan_show.name"), description=T("cmd.plan_show.description"))

@@ -6,8 +6,8 @@
 
 `history` is the public event log of the game (`game.setup_events()` followed by every list of
 events `apply` returned, `Undone` included): it is how a player remembers the hands others
-revealed. A player never sees a `Game`. The code is pure (no clock except the optional safety
-deadline of `hard` and `expert`, no I/O): run it off the bot's event loop, e.g. with
+revealed. A player never sees a `Game`. The code is pure (no clock, no I/O: the same view and
+history give the same move on any machine): run it off the bot's event loop, e.g. with
 `asyncio.to_thread`.
 """
 

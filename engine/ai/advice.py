@@ -10,7 +10,7 @@ The words live with the bot; this module only says *which* motive it is.
 `advise` is the whole hint: a computer player's choice for the seat's view and public history
 (never a hidden card: the same inputs a computer player gets) with its reason.
 
-Pure and deterministic: no clock except `hard`'s own safety deadline, no I/O.
+Pure and deterministic: no clock, no I/O.
 """
 
 from __future__ import annotations

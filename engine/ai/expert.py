@@ -33,9 +33,10 @@ at 100 games, +-14 at 48) measured where the judgement and the budget pay:
     20 x 8, distinct, opponents as hard                100 games  52.5%
     20 x 5, looking to the third turn from now         100 games  47.5%
 
-Budget: `worlds` x `top_k` playouts per decision, capped by `simulations` (so the decision
-depends only on the seed, the view and the log), and a wall-clock safety deadline
-(`max_seconds`) that only cuts a search short on a machine far slower than expected.
+Budget: `worlds` x `top_k` playouts per decision, capped by `simulations`, and no clock: the
+decision depends only on the seed, the view and the log, so the same position gives the same
+move (and the same hint) on any machine, however loaded. A decision that runs too long on a
+slow machine is bounded from outside, by the bot's worker timeout (`ALHAMBRA_WORK_TIMEOUT`).
 Placements use the one-step choice, as `hard`'s do (nothing unknown happens before the turn
 ends).
 
@@ -71,7 +72,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import time
 
 from ..actions import Action, Buy
 from ..events import Event
@@ -113,7 +113,6 @@ class ExpertPlayer(Player):
         worlds: int = 20,
         top_k: int = 8,
         simulations: int = 160,
-        max_seconds: float = 1.8,
         weights: NormalWeights | None = None,
         turns: int = 2,
         others: NormalWeights | None = None,
@@ -122,7 +121,6 @@ class ExpertPlayer(Player):
         self.worlds = worlds
         self.top_k = top_k
         self.simulations = simulations
-        self.max_seconds = max_seconds
         self.weights = EXPERT_WEIGHTS if weights is None else weights
         self.turns = turns
         self.others = HARD_WEIGHTS if others is None else others
@@ -148,9 +146,7 @@ class ExpertPlayer(Player):
             self.weights,
             self.turns,
             self.others,
-            deadline=time.perf_counter() + self.max_seconds,
         )
-        # Cut short, a candidate that has seen no world keeps its one-step value only.
-        scores = [v + (m or 0.0) for (v, _a), m in zip(shortlist, means, strict=True)]
+        scores = [v + m for (v, _a), m in zip(shortlist, means, strict=True)]
         best = max(range(len(shortlist)), key=lambda k: (scores[k], -k))
         return shortlist[best][1]

@@ -9,12 +9,15 @@ others have had their pick. `compare` plays every candidate forward in the same 
 are compared on the same luck, and returns each one's mean position value. The callers add that
 to their one-step values and keep the best; they differ only in how many candidates and worlds
 they afford, which is why the loop lives here once.
+
+No clock: a search is exactly `worlds` x candidates playouts, so the same position gives the
+same answer on any machine, however loaded. A search that runs too long is the caller's to
+bound from outside (the bot's worker timeout, `ALHAMBRA_WORK_TIMEOUT`).
 """
 
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 
 from ..actions import Action, EndTurn, Pass, Undo
@@ -111,17 +114,13 @@ def compare(
     w: NormalWeights,
     turns: int = 2,
     others: NormalWeights = NORMAL_WEIGHTS,
-    deadline: float | None = None,
-) -> list[float | None]:
-    """Each candidate's mean position value over the same `worlds` sampled worlds (None for one
-    a passed `deadline`, a `time.perf_counter()` instant, left unplayed).
-
-    The deadline is a safety net for a slow machine, checked after every playout: a search cut
-    short leaves some candidates one world behind the others, and their means still compare."""
+) -> list[float]:
+    """Each candidate's mean position value over the same `worlds` sampled worlds: `worlds` x
+    `len(candidates)` playouts, every one of them played, whatever the time it takes (no
+    worlds: no evidence, every mean 0)."""
     assert view.seat is not None
     seat = view.seat
     totals = [0.0] * len(candidates)
-    played = [0] * len(candidates)
     for _ in range(worlds):
         world = sample_world(view, know, rng)
         for k, action in enumerate(candidates):
@@ -129,7 +128,4 @@ def compare(
             trial.apply(action)
             playout(trial, seat, view.turn_number, w, turns, others)
             totals[k] += position_value(trial, seat, w)
-            played[k] += 1
-            if deadline is not None and time.perf_counter() > deadline:
-                return [t / n if n else None for t, n in zip(totals, played, strict=True)]
-    return [t / n if n else None for t, n in zip(totals, played, strict=True)]
+    return [t / max(worlds, 1) for t in totals]

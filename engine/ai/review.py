@@ -19,7 +19,8 @@ listed turns are those where the judgement, looking ahead where it matters, conf
 with its estimate in points.
 
 Deterministic: the worlds are drawn from a generator seeded by the game's seed, the seat and the
-decision's place in the log, and no wall-clock deadline cuts the search (its size is fixed).
+decision's place in the log, and the search's size is fixed (no clock, as in every `lookahead`
+search).
 """
 
 from __future__ import annotations
@@ -199,7 +200,7 @@ def _look_ahead(
         tried.append(d.played)
     one_step = {a: v for v, a in ranked}
     means = compare(view, deduce(view, history), tried, rng, worlds, w)
-    scores = [one_step[a] + (m or 0.0) for a, m in zip(tried, means, strict=True)]
+    scores = [one_step[a] + m for a, m in zip(tried, means, strict=True)]
     best = max(range(len(tried)), key=lambda k: (scores[k], -k))
     played = tried.index(d.played)
     return scores[best] - scores[played], tried[best]

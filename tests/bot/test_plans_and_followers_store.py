@@ -5,11 +5,14 @@ nothing."""
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import replace
+
 import pytest
 from service_helpers import BOB, HOST, STRANGER, dump, started
 
 from bot.core.errors import FollowRefused, GameOver, NotAPlayer, PlanRefused
-from bot.core.plans import Plan, PlanRule
+from bot.core.plans import MAX_RULES, Plan, PlanChange, PlanRule
 from bot.core.service import GameService
 from engine import CARDS, TILES
 
@@ -67,3 +70,34 @@ async def test_a_watcher_follows_one_way_at_a_time(service: GameService, db_targ
     await service.abandon(game.id, HOST)
     with pytest.raises(GameOver):
         await service.follow(game.id, STRANGER, "dm")
+
+
+async def test_plan_changes_at_once_all_count(service: GameService, db_target) -> None:
+    """Changes read and write the plan in one transaction: of several adds at once (a double
+    submit, two devices), every one confirmed is kept, and the cap on rules still holds."""
+    game = await started(service)
+    waiting = BOB if game.current_player and game.current_player.user_id == HOST else HOST
+    viewed, _ = await service.plan(game.id, waiting)
+    card = max(viewed.view.hand, key=lambda c: CARDS[c].value)
+    tiles = [t for t in range(1, len(TILES)) if TILES[t].cost <= CARDS[card].value]
+    tiles = tiles[: MAX_RULES + 1]
+    assert len(tiles) == MAX_RULES + 1
+
+    def adding(tile: int) -> PlanChange:
+        return lambda plan, _view: replace(plan, rules=(*plan.rules, PlanRule(tile, (card,))))
+
+    answers = await asyncio.gather(
+        *(service.change_plan(game.id, waiting, adding(t)) for t in tiles),
+        return_exceptions=True,
+    )
+    kept = [a[1] for a in answers if not isinstance(a, BaseException)]
+    refused = [a for a in answers if isinstance(a, BaseException)]
+    assert len(kept) == MAX_RULES and [type(r) for r in refused] == [PlanRefused]
+    stored = (await service.plan(game.id, waiting))[1]
+    assert sorted(r.tile for r in stored.rules) == sorted(p.rules[-1].tile for p in kept)
+    assert max(kept, key=lambda p: len(p.rules)) == stored  # the last one confirmed is stored
+
+    before = dump(db_target)
+    with pytest.raises(PlanRefused, match="at most"):
+        await service.change_plan(game.id, waiting, adding(tiles[0]))
+    assert dump(db_target) == before  # refused: nothing written

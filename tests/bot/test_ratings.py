@@ -178,3 +178,51 @@ async def test_ending_a_running_rated_game_puts_its_host_last(service: GameServi
 
     assert await service.rebuild_ratings() == 1  # only the game the host ended
     assert dict(await service.leaderboard(1)) == board
+
+
+async def _play_scoring_rounds(service: GameService, game_id: int, rounds: int, seed: int) -> Game:
+    """Random moves until `rounds` scoring rounds are held; returns the game then."""
+    rng = random.Random(seed)
+    while True:
+        async with service.store.read() as tx:
+            snapshot = await tx.snapshot(game_id)
+        assert snapshot is not None
+        state = Game.from_json(snapshot)
+        if len(state.scoring_rounds) >= rounds:
+            return state
+        info = await service.game(game_id)
+        player = info.current_player
+        assert not state.is_over and player is not None and player.user_id is not None
+        move = rng.choice([a for a in state.legal_actions() if not isinstance(a, Undo)])
+        await service.act(game_id, player.user_id, move, info.version)
+
+
+async def test_the_players_behind_cannot_vote_a_rated_result_away(service: GameService) -> None:
+    """Abandoning a rated game by vote needs every player: an abandoned game rates nobody who
+    played on, so the two players behind the leader must not be able to end it by themselves."""
+    game_id = await _rated_lobby(service, [ANA, BRUNO, CARLA], channel=56)
+    standing = await _play_scoring_rounds(service, game_id, rounds=2, seed=6)
+    info = await service.game(game_id)
+    by_seat = {s.seat: s.user_id for s in info.seats}
+    order = [by_seat[seat] for _, seat, _ in standing.ranking()]  # leader first
+    leader, behind = order[0], order[1:]
+    assert standing.scores[info.seat_of(leader).seat] > min(standing.scores)  # type: ignore[union-attr]
+
+    first = await service.vote(game_id, behind[0], "abandon")
+    second = await service.vote(game_id, behind[1], "abandon")
+    assert (first.needed, second.votes, second.needed, second.passed) == (3, 2, 3, False)
+    assert (await service.game(game_id)).status == "active"  # the game goes on
+    assert await service.leaderboard(1) == []
+
+    # with the leader's vote too it ends, by everyone's consent: nobody's result counts
+    done = await service.vote(game_id, leader, "abandon")
+    assert done.passed and (await service.game(game_id)).status == "abandoned"
+    assert await service.leaderboard(1) == []
+
+    # an unrated game is still ended by a majority
+    plain = await service.create_game(channel_id=57, host_id=ANA, host_name="Ana", guild_id=1)
+    for user, name in ((BRUNO, "Bruno"), (CARLA, "Carla")):
+        await service.join(plain.id, user, name)
+    await service.start(plain.id, ANA)
+    await service.vote(plain.id, BRUNO, "abandon")
+    assert (await service.vote(plain.id, CARLA, "abandon")).passed

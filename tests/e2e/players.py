@@ -322,3 +322,21 @@ async def finished_game(
         move = rng.choice([a for a in legal if not isinstance(a, Undo)] or list(legal))
         info = (await service.act(info.id, player.user_id, move, info.version)).game
     return game.id
+
+
+async def play_scoring_rounds(service: GameService, game_id: int, rounds: int) -> Game:
+    """Random legal moves of a running game of people, through the service (quick: no
+    Discord), until `rounds` scoring rounds are held; returns the game as it stands then."""
+    rng = random.Random(game_id)
+    while True:
+        async with service.store.read() as tx:
+            snapshot = await tx.snapshot(game_id)
+        assert snapshot is not None
+        state = Game.from_json(snapshot)
+        if len(state.scoring_rounds) >= rounds:
+            return state
+        info = await service.game(game_id)
+        player = info.current_player
+        assert not state.is_over and player is not None and player.user_id is not None
+        move = rng.choice([a for a in state.legal_actions() if not isinstance(a, Undo)])
+        await service.act(game_id, player.user_id, move, info.version)

@@ -12,7 +12,7 @@ import pytest
 from fake_discord import FakeDiscord, InteractionNotAnswered
 from fake_discord.ids import snowflake
 from fake_discord.models import Message
-from players import finished_game
+from players import finished_game, play_scoring_rounds
 
 import render
 from bot.core.service import GameService
@@ -496,6 +496,48 @@ async def test_ending_a_running_rated_game_counts_its_host_last(
         ranked = [line for line in board.content.splitlines() if line[:2] in ("1.", "2.", "3.")]
         assert len(ranked) == 3 and f"<@{ana.id}>" in ranked[2]  # bruno and carla tie above
         assert (await bot.service.game(game.id)).status == "abandoned"
+
+
+async def test_the_players_behind_cannot_vote_a_rated_game_away(
+    sim: FakeDiscord, run_bot, make_bot
+) -> None:
+    """After two scoring rounds of a rated game, the two players behind vote to abandon it:
+    the vote says that a rated game needs every player's vote, the game goes on and nobody's
+    rating moves; only the leader's vote ends it."""
+    ana, bruno, carla = sim.user("ana"), sim.user("bruno"), sim.user("carla")
+    users = {u.id: u for u in (ana, bruno, carla)}
+    guild = sim.guild("Club", owner=ana)
+    sim.member(guild, bruno)
+    sim.member(guild, carla)
+    channel = sim.channel(guild, "alhambra")
+    async with run_bot(make_bot()) as bot:
+        await sim.slash(ana, "alhambra new", channel=channel, rated=True, thread=False)
+        for user in (bruno, carla):
+            await sim.slash(user, "alhambra join", channel=channel)
+        await sim.slash(ana, "alhambra start", channel=channel)
+        game = await bot.service.game_in_channel(channel.id)
+        standing = await play_scoring_rounds(bot.service, game.id, rounds=2)
+        by_seat = {s.seat: s.user_id for s in game.seats}
+        order = [users[by_seat[seat]] for _, seat, _ in standing.ranking()]  # leader first
+        leader, behind = order[0], order[1:]
+
+        rule = "The game is rated, so abandoning it needs every player's vote"
+        for count, user in enumerate(behind, start=1):
+            said = await sim.slash(user, "alhambra vote", channel=channel, motion="abandon")
+            assert not said.ephemeral
+            assert f"{user.name} votes to abandon the game: {count} of 3 votes needed." in (
+                said.content
+            )
+            assert rule in said.content
+        assert (await bot.service.game(game.id)).status == "active"
+        board = (await sim.slash(carla, "alhambra-history leaderboard", channel=channel)).response
+        assert "No rated games have ended here yet" in board.content
+
+        ended = await sim.slash(leader, "alhambra vote", channel=channel, motion="abandon")
+        assert "Every player voted to abandon the game." in ended.content
+        assert (await bot.service.game(game.id)).status == "abandoned"
+        board = (await sim.slash(carla, "alhambra-history leaderboard", channel=channel)).response
+        assert "No rated games have ended here yet" in board.content
 
 
 async def test_a_replay_can_start_at_any_turn(sim: FakeDiscord, run_bot, make_bot) -> None:

@@ -7,6 +7,7 @@ not hold are refused."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 
 from fake_discord import FakeDiscord
@@ -322,3 +323,38 @@ async def test_a_plan_made_by_menus_under_ones_hand(
         await sim.wait_until(lambda: panel.edits > edits)
         assert "You have no plan" in panel.content
         assert not await bot.service.has_plan(game_id, seat)
+
+
+async def test_plan_changes_sent_at_once_are_all_kept(
+    sim: FakeDiscord, run_bot, make_bot, db_path
+) -> None:
+    """A double submit, or two devices: two `/alhambra-plan add` and a pick in the plan panel at
+    the same moment are each confirmed, and each is in the plan kept."""
+    async with run_bot(make_bot(undo_window=0)) as bot:
+        channel, users = await _started(sim, ["ana", "bruno"])
+        await bot.calm()
+        game, _, waiter, seat = _seats(db_path, channel, users)
+        tile, pay = _affordable(game, seat)
+        value = sum(CARDS[c].value for c in pay)
+        other = next(t for t in range(1, len(TILES)) if t != tile and TILES[t].cost <= value)
+        turn = sim.channel_messages(channel)[-1]
+        hand = (await sim.click(waiter, turn, "Show my hand")).response
+        panel = (await sim.click(waiter, hand, "Plan my next turn")).response
+        edits = panel.edits
+
+        added = await asyncio.gather(
+            *(
+                sim.slash(
+                    waiter, "alhambra-plan add", channel=channel, buy=str(t), pay=money_code(pay)
+                )
+                for t in (tile, other)
+            ),
+            sim.select(waiter, panel, panel.selects()[0]["custom_id"], ["om"]),
+        )
+        await sim.wait_until(lambda: panel.edits > edits)
+        assert all("1. If " in a.content for a in added[:2])  # both confirmed
+        _, stored = await bot.service.plan(stored_game(db_path, channel.id)[0], waiter.id)
+        assert sorted(r.tile for r in stored.rules) == sorted((tile, other))
+        assert stored.otherwise == "most"
+        shown = await sim.slash(waiter, "alhambra-plan show", channel=channel)
+        assert "2. If " in shown.content and "Otherwise: take the most money" in shown.content

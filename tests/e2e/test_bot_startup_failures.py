@@ -1,0 +1,138 @@
+"""`python -m bot run` (and `sync`) meeting a database it cannot use, as an operator starts
+it: one line on standard error and exit status 6, before any Discord traffic: a read-only
+volume; and the database commands on a read-only volume."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from fake_discord import FakeDiscord, cli_script
+
+from bot.core.service import GameService
+from bot.core.store import Store
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def without_root_powers(command: list[str]) -> list[str]:
+    """`command` as it runs for an ordinary user: as root, without the capabilities that let
+    root write where the permissions (or a read-only file) say no."""
+    if os.geteuid() != 0:
+        return command
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.fail("as root this test needs setpriv (util-linux) to drop root's powers")
+    return [setpriv, "--inh-caps=-all", "--bounding-set=-all", *command]
+
+
+async def bot_cli(
+    sim: FakeDiscord,
+    args: list[str],
+    env: dict[str, str],
+    cwd: Path,
+    *,
+    unprivileged: bool = False,
+) -> tuple[int, str, str]:
+    """`python -m bot ARGS` in a process of its own against the fake Discord: (status, standard
+    output, standard error). `unprivileged`: as the image's user would be, never root."""
+    full = {k: v for k, v in os.environ.items() if not k.startswith(("ALHAMBRA_", "DISCORD_"))}
+    full |= {"PYTHONPATH": str(ROOT), "DISCORD_TOKEN": sim.token, "ALHAMBRA_WORKERS": "0"}
+    full |= env
+    command = [sys.executable, "-c", cli_script(sim, args)]
+    if unprivileged:
+        command = without_root_powers(command)
+    proc = await asyncio.create_subprocess_exec(
+        *command,
+        cwd=cwd,
+        env=full,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(proc.communicate(), 90)
+    assert proc.returncode is not None
+    return proc.returncode, out.decode(), err.decode()
+
+
+async def database_cli(args: list[str], cwd: Path) -> tuple[int, str, str]:
+    """`python -m bot ARGS` (a database command: no Discord), as an unprivileged user."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ALHAMBRA_", "DISCORD_"))}
+    command = without_root_powers([sys.executable, "-m", "bot", *args])
+    proc = await asyncio.create_subprocess_exec(
+        *command,
+        cwd=cwd,
+        env=env | {"PYTHONPATH": str(ROOT)},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(proc.communicate(), 60)
+    assert proc.returncode is not None
+    return proc.returncode, out.decode(), err.decode()
+
+
+def one_line(err: str) -> str:
+    """The only line of standard error (a traceback or a second line fails the test)."""
+    lines = err.splitlines()
+    assert len(lines) == 1 and err.endswith("\n"), err
+    return lines[0]
+
+
+# --- SQLite: a read-only volume -----------------------------------------------------------------
+
+
+async def test_a_read_only_volume_is_one_line_and_status_6(sim: FakeDiscord, tmp_path: Path):
+    """A folder the bot may not write, empty (a new volume) or holding the database: one line,
+    status 6, and nothing after it (it used to end with aiosqlite's thread failing twice)."""
+    fresh, used = tmp_path / "fresh", tmp_path / "used"
+    fresh.mkdir()
+    used.mkdir()
+    await (await Store.open(used / "alhambra.sqlite3")).close()
+    for path in (*used.iterdir(), fresh, used):
+        path.chmod(0o444 if path.is_file() else 0o555)
+    try:
+        for folder in (fresh, used):
+            db = folder / "alhambra.sqlite3"
+            code, out, err = await bot_cli(
+                sim, ["run"], {"ALHAMBRA_DB": str(db)}, tmp_path, unprivileged=True
+            )
+            line = one_line(err)
+            assert code == 6, err
+            assert line.startswith(f"alhambra-bot: cannot open {db} for writing"), line
+            assert out == ""
+    finally:
+        for path in (fresh, used, *used.iterdir()):
+            path.chmod(0o755)
+    assert sim.requests == []
+
+
+async def test_the_database_commands_read_from_a_read_only_volume_and_say_what_they_cannot_write(
+    tmp_path: Path,
+) -> None:
+    """A copy on a read-only volume (a backup mounted `:ro`): verify-db reads it (it took it
+    for "not an alhambra-bot database"), a backup cannot be written there and says so in one
+    line, health says why the bot could not use it."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    db = folder / "alhambra.sqlite3"
+    store = await Store.open(db)
+    await GameService(store).create_game(channel_id=1, host_id=1, host_name="Ann")
+    await store.close()
+    db.chmod(0o444)
+    folder.chmod(0o555)
+    try:
+        code, out, err = await database_cli(["verify-db", str(db)], tmp_path)
+        assert (code, err) == (0, ""), err
+        assert "verify-db: 1 games, 0 replayed, 0 actions, 0 problems" in out
+        code, out, err = await database_cli(
+            ["backup", str(folder / "b.sqlite3"), "--db", str(db)], tmp_path
+        )
+        assert code == 2 and one_line(err).startswith(f"backup: cannot write the copy in {folder}")
+        code, out, err = await database_cli(["health", str(db)], tmp_path)
+        assert code == 1 and one_line(err).startswith(f"health: cannot open {db} for writing")
+    finally:
+        folder.chmod(0o755)
+        db.chmod(0o644)

@@ -1,15 +1,20 @@
 """`python -m bot run` (and `sync`) meeting a database it cannot use, as an operator starts
-it: one line on standard error and exit status 6, before any Discord traffic: a read-only
-volume; and the database commands on a read-only volume."""
+it: one line on standard error and exit status 6, before any Discord traffic, and never the
+database password, on SQLite (a read-only volume) and on a real PostgreSQL (a role without
+rights, a refused password, a missing database); the database commands on a read-only volume."""
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
+from urllib.parse import quote
 
+import asyncpg
 import pytest
 from fake_discord import FakeDiscord, cli_script
 
@@ -17,6 +22,7 @@ from bot.core.service import GameService
 from bot.core.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
+_roles = itertools.count(1)
 
 
 def without_root_powers(command: list[str]) -> list[str]:
@@ -81,6 +87,32 @@ def one_line(err: str) -> str:
     return lines[0]
 
 
+async def admin(server: Any, database: str, *statements: str) -> None:
+    conn = await asyncpg.connect(server.url(database))
+    try:
+        for sql in statements:
+            await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+async def new_role(server: Any, password: str) -> str:
+    """A login role of its own with `password` and no other right."""
+    name = f"alh_{os.getpid()}_{next(_roles)}"
+    quoted = password.replace("'", "''")
+    await admin(server, "postgres", f"CREATE ROLE {name} LOGIN PASSWORD '{quoted}'")
+    return name
+
+
+def address(server: Any, role: str, database: str, password: str | None = None) -> str:
+    secret = f":{quote(password, safe='')}" if password is not None else ""
+    return f"postgresql://{role}{secret}@127.0.0.1:{server.port}/{database}"
+
+
+def database_of(url: str) -> str:
+    return url.rsplit("/", 1)[1]
+
+
 # --- SQLite: a read-only volume -----------------------------------------------------------------
 
 
@@ -136,3 +168,83 @@ async def test_the_database_commands_read_from_a_read_only_volume_and_say_what_t
     finally:
         folder.chmod(0o755)
         db.chmod(0o644)
+
+
+# --- PostgreSQL: roles, rights and passwords -----------------------------------------------------
+
+
+async def test_a_postgres_role_without_rights_is_one_line_and_status_6(
+    sim: FakeDiscord, tmp_path: Path, postgres_server: Any, fresh_postgres_url: str
+) -> None:
+    """A role that may connect but not create the tables, then one that may not even connect:
+    each a line saying which right it lacks and how to grant it (it used to be asyncpg's
+    traceback and status 1)."""
+    name = database_of(fresh_postgres_url)
+    role = await new_role(postgres_server, "its-own")
+    # PostgreSQL 15 and later refuse CREATE in public to other roles by themselves; older ones
+    # must be told to
+    await admin(postgres_server, name, "REVOKE CREATE ON SCHEMA public FROM PUBLIC")
+    url = address(postgres_server, role, name, "its-own")
+
+    code, out, err = await bot_cli(sim, ["run"], {"ALHAMBRA_DB": url}, tmp_path)
+    line = one_line(err)
+    assert code == 6, err
+    assert f"role {role} may not create the bot's tables" in line
+    assert f"ALTER DATABASE {name} OWNER TO {role}" in line
+    assert f"GRANT CREATE, USAGE ON SCHEMA public TO {role}" in line
+    assert "its-own" not in err + out
+
+    await admin(postgres_server, "postgres", f"REVOKE CONNECT ON DATABASE {name} FROM PUBLIC")
+    code, out, err = await bot_cli(sim, ["run"], {"ALHAMBRA_DB": url}, tmp_path)
+    line = one_line(err)
+    assert code == 6, err
+    assert f"GRANT CONNECT ON DATABASE {name} TO {role}" in line
+    assert sim.requests == []
+
+
+async def test_a_role_that_may_only_use_the_tables_runs_the_bot_and_one_without_them_is_told(
+    sim: FakeDiscord, tmp_path: Path, postgres_server: Any, postgres_url: str
+) -> None:
+    """The schema made by its owner; the bot's own role may read and write the tables but
+    create nothing: the bot starts (a database at the latest step needs no CREATE). Without
+    the rights on the tables, one line says which to grant."""
+    name = database_of(postgres_url)
+    role = await new_role(postgres_server, "its-own")
+    url = address(postgres_server, role, name, "its-own")
+    code, _, err = await bot_cli(sim, ["run"], {"ALHAMBRA_DB": url}, tmp_path)
+    line = one_line(err)
+    assert code == 6, err
+    assert "permission denied for table schema_migrations" in line
+    assert f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role}" in line
+
+    await admin(
+        postgres_server,
+        name,
+        f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role}",
+        f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {role}",
+    )
+    code, out, err = await bot_cli(sim, ["sync"], {"ALHAMBRA_DB": url}, tmp_path)
+    assert code == 0, err
+    assert "commands synced" in out
+
+
+async def test_a_refused_password_or_a_missing_database_is_one_line_and_status_6(
+    sim: FakeDiscord, tmp_path: Path, postgres_server: Any, postgres_url: str
+) -> None:
+    name = database_of(postgres_url)
+    role = await new_role(postgres_server, "the-right-one")
+    wrong = {"ALHAMBRA_DB": address(postgres_server, role, name, "a-wrong-one")}
+    code, out, err = await bot_cli(sim, ["run"], wrong, tmp_path)
+    line = one_line(err)
+    assert code == 6, err
+    assert f"PostgreSQL refused the password of role {role}" in line
+    assert "a-wrong-one" not in err + out and "the-right-one" not in err + out
+
+    nowhere = address(postgres_server, role, "no_such_db", "the-right-one")
+    code, out, err = await bot_cli(sim, ["run"], {"ALHAMBRA_DB": nowhere}, tmp_path)
+    line = one_line(err)
+    assert code == 6, err
+    assert 'database "no_such_db" does not exist' in line
+    assert f"CREATE DATABASE no_such_db OWNER {role}" in line
+    assert "the-right-one" not in err + out
+    assert sim.requests == []

@@ -63,7 +63,7 @@ def _settings() -> Settings | None:
         return None
     # ours rather than discord.utils.setup_logging: the same plain lines (without colours, which
     # a log file or journald would keep as escape codes), or JSON, with the token hidden
-    logs.configure(settings.log_level, settings.log_format, secrets=(settings.token,))
+    logs.configure(settings.log_level, settings.log_format, secrets=settings.secrets())
     errors_reporting.start(settings.sentry_dsn)
     # the bot never speaks: no need for voice support, nor for warnings about it
     discord.VoiceClient.warn_nacl = False

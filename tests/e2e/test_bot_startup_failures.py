@@ -1,7 +1,9 @@
 """`python -m bot run` (and `sync`) meeting a database it cannot use, as an operator starts
 it: one line on standard error and exit status 6, before any Discord traffic, and never the
 database password, on SQLite (a read-only volume) and on a real PostgreSQL (a role without
-rights, a refused password, a missing database); the database commands on a read-only volume."""
+rights, a refused password, a missing database); the database commands on a read-only volume.
+A password holding `@ / : % # ?` works when given apart (`ALHAMBRA_DB_PASSWORD`, or its
+`_FILE`)."""
 
 from __future__ import annotations
 
@@ -22,6 +24,8 @@ from bot.core.service import GameService
 from bot.core.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
+#: every character with a meaning in an address, and a space
+AWKWARD_PASSWORD = "p@ss/w:o%rd#1? x"
 _roles = itertools.count(1)
 
 
@@ -233,12 +237,19 @@ async def test_a_refused_password_or_a_missing_database_is_one_line_and_status_6
 ) -> None:
     name = database_of(postgres_url)
     role = await new_role(postgres_server, "the-right-one")
-    wrong = {"ALHAMBRA_DB": address(postgres_server, role, name, "a-wrong-one")}
-    code, out, err = await bot_cli(sim, ["run"], wrong, tmp_path)
-    line = one_line(err)
-    assert code == 6, err
-    assert f"PostgreSQL refused the password of role {role}" in line
-    assert "a-wrong-one" not in err + out and "the-right-one" not in err + out
+    for env in (
+        {"ALHAMBRA_DB": address(postgres_server, role, name, "a-wrong-one")},
+        {
+            "ALHAMBRA_DB": address(postgres_server, role, name),
+            "ALHAMBRA_DB_PASSWORD": "a-wrong-one",
+        },
+    ):
+        code, out, err = await bot_cli(sim, ["run"], env, tmp_path)
+        line = one_line(err)
+        assert code == 6, err
+        assert f"PostgreSQL refused the password of role {role}" in line
+        assert "ALHAMBRA_DB_PASSWORD" in line
+        assert "a-wrong-one" not in err + out and "the-right-one" not in err + out
 
     nowhere = address(postgres_server, role, "no_such_db", "the-right-one")
     code, out, err = await bot_cli(sim, ["run"], {"ALHAMBRA_DB": nowhere}, tmp_path)
@@ -248,3 +259,40 @@ async def test_a_refused_password_or_a_missing_database_is_one_line_and_status_6
     assert f"CREATE DATABASE no_such_db OWNER {role}" in line
     assert "the-right-one" not in err + out
     assert sim.requests == []
+
+
+async def test_a_password_with_address_characters_works_apart_and_is_never_printed(
+    sim: FakeDiscord, tmp_path: Path, postgres_server: Any
+) -> None:
+    """`p@ss/w:o%rd#1? x`, as compose passes it (`ALHAMBRA_DB_PASSWORD`), from a Docker secret
+    (`ALHAMBRA_DB_PASSWORD_FILE`) and percent-encoded in the address: the bot opens its
+    database, syncs and exits 0, and at DEBUG no line shows the password, raw or encoded. Raw
+    in the address it cannot be told from the host: one line (status 2) without it."""
+    role = await new_role(postgres_server, AWKWARD_PASSWORD)
+    name = f"owned_{role}"
+    await admin(postgres_server, "postgres", f"CREATE DATABASE {name} OWNER {role}")
+    bare = address(postgres_server, role, name)
+    secret = tmp_path / "db_password"
+    secret.write_text(AWKWARD_PASSWORD + "\n", encoding="utf-8")
+    shown = (AWKWARD_PASSWORD, quote(AWKWARD_PASSWORD, safe=""), "rd#1", "w:o%rd")
+    try:
+        for env in (
+            {"ALHAMBRA_DB": bare, "ALHAMBRA_DB_PASSWORD": AWKWARD_PASSWORD},
+            {"ALHAMBRA_DB": bare, "ALHAMBRA_DB_PASSWORD_FILE": str(secret)},
+            {"ALHAMBRA_DB": address(postgres_server, role, name, AWKWARD_PASSWORD)},
+        ):
+            code, out, err = await bot_cli(
+                sim, ["sync"], env | {"ALHAMBRA_LOG_LEVEL": "DEBUG"}, tmp_path
+            )
+            assert code == 0, err[-3000:]
+            assert "commands synced" in out
+            assert not [s for s in shown if s in err + out]
+
+        raw = f"postgresql://{role}:{AWKWARD_PASSWORD}@127.0.0.1:{postgres_server.port}/{name}"
+        code, out, err = await bot_cli(sim, ["run"], {"ALHAMBRA_DB": raw}, tmp_path)
+        line = one_line(err)
+        assert code == 2, err
+        assert "percent-encoded" in line and "ALHAMBRA_DB_PASSWORD" in line
+        assert not [s for s in (*shown, "ss/w", "o%rd") if s in err + out]
+    finally:
+        await admin(postgres_server, "postgres", f"DROP DATABASE {name} WITH (FORCE)")

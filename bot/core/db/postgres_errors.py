@@ -19,7 +19,7 @@ from .base import redact
 #: what a malformed address gets instead of the driver's words, which may quote the password
 _BAD_ADDRESS = (
     "is not a valid PostgreSQL address (postgresql://user@host:port/dbname); a password "
-    "holding @ / : % # ? must be percent-encoded in it"
+    "holding @ / : % # ? must be percent-encoded in it, or given in ALHAMBRA_DB_PASSWORD"
 )
 
 
@@ -51,7 +51,7 @@ def unusable_postgres(url: str, exc: BaseException, *, connecting: bool = False)
     if isinstance(exc, asyncpg.InvalidPasswordError):
         return DatabaseError(
             f"cannot connect to {where}: PostgreSQL refused the password of role {role}: set "
-            "the right one in the address"
+            "the right one in ALHAMBRA_DB_PASSWORD (or in the address)"
         )
     if isinstance(exc, asyncpg.InvalidAuthorizationSpecificationError):
         return DatabaseError(

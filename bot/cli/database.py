@@ -2,17 +2,20 @@
 Docker.
 
 On SQLite, plain sqlite3 on the file (no event loop, no Discord), wrappers over `core.verify`;
-on PostgreSQL (`postgresql://...`), one connection of their own (`core.db.postgres_reads`).
+on PostgreSQL (`postgresql://...`), one connection of their own (`core.db.postgres_reads`), with
+the password of `ALHAMBRA_DB_PASSWORD(_FILE)` when the address has none. Whatever stops them is
+one line on standard error and a status: 2 (or `health`'s 1) when nothing could be done.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sqlite3
 import sys
 
-from ..config import default_db
+from ..config import ConfigError, db_address, db_password, default_db
 from ..core.db import is_postgres_url, redact
 from ..core.errors import DatabaseError
 from ..core.migrate import load_migrations
@@ -21,8 +24,19 @@ from ..core.store import Store
 from ..core.verify import backup_database, check_health, restore_database, verify_database
 
 
+def _target(command: str, given: str | None) -> str | None:
+    """The database `command` works on (`config.default_db`), or None once it said why not."""
+    try:
+        return default_db(given)
+    except ConfigError as exc:
+        print(f"{command}: {exc}", file=sys.stderr)
+        return None
+
+
 def health(args: argparse.Namespace) -> int:
-    path = args.path or default_db()
+    path = _target("health", args.path)
+    if path is None:
+        return 1
     try:
         if is_postgres_url(path):
             from ..core.db.postgres_reads import health_postgres
@@ -43,7 +57,9 @@ def health(args: argparse.Namespace) -> int:
 
 
 def verify_db(args: argparse.Namespace) -> int:
-    path = args.path or default_db()
+    path = _target("verify-db", args.path)
+    if path is None:
+        return 2
     try:
         report = verify_database(path)
     except DatabaseError as exc:
@@ -59,7 +75,9 @@ def verify_db(args: argparse.Namespace) -> int:
 
 
 def backup(args: argparse.Namespace) -> int:
-    source = args.db or default_db()
+    source = _target("backup", args.db)
+    if source is None:
+        return 2
     if is_postgres_url(source):
         print(
             "backup: this copies a SQLite file; back up PostgreSQL with its own tools "
@@ -86,23 +104,29 @@ def port_db(args: argparse.Namespace) -> int:
         )
         return 2
     try:
+        dest = db_address(args.dest, db_password(os.environ))
         from ..core.db.postgres_reads import run_apart
         from ..core.port import port_database
 
-        report = run_apart(lambda: port_database(args.source, args.dest))
+        report = run_apart(lambda: port_database(args.source, dest, replace=args.replace))
     except ImportError:
         print("port-db: PostgreSQL needs its driver: pip install -e '.[postgres]'", file=sys.stderr)
         return 2
-    except DatabaseError as exc:
+    except (ConfigError, DatabaseError) as exc:
         print(f"port-db: {exc}", file=sys.stderr)
         return 2
+    if report.replaced:
+        print(
+            f"port-db: replaced {len(report.replaced)} games of {redact(dest)} that were not the "
+            f"file's (ids {', '.join(map(str, report.replaced))})"
+        )
     for table, count in report.tables.items():
         print(
             f"  {table}: {count.rows} rows; {count.inserted} added, {count.updated} changed, "
             f"{count.deleted} removed"
         )
     print(
-        f"port-db: {redact(args.dest)} now mirrors {args.source} "
+        f"port-db: {redact(dest)} now mirrors {args.source} "
         f"({report.changed} rows changed). Check it with: python -m bot verify-db DEST"
     )
     return 0
@@ -110,7 +134,9 @@ def port_db(args: argparse.Namespace) -> int:
 
 def restore(args: argparse.Namespace) -> int:
     """Put a backup in place of the database (the bot stopped), then check every game."""
-    dest = args.db or default_db()
+    dest = _target("restore", args.db)
+    if dest is None:
+        return 2
     if is_postgres_url(dest):
         print(
             "restore: this restores a SQLite file; restore PostgreSQL with pg_restore",
@@ -142,7 +168,9 @@ def ratings(args: argparse.Namespace) -> int:
     if not args.rebuild:
         print("ratings: nothing to do; --rebuild recomputes them", file=sys.stderr)
         return 2
-    target = args.path or default_db()
+    target = _target("ratings", args.path)
+    if target is None:
+        return 2
 
     async def rebuild() -> int:
         store = await Store.open(target)

@@ -5,7 +5,10 @@ are inserted, changed rows updated, and rows the source no longer has (a timer t
 vote that passed) removed; identity counters are moved past the largest id. A second run over an
 unchanged source therefore changes nothing, and a run after the bot played on (before the
 switch) brings the copy up to date. It refuses a destination holding games the source does not
-have: that is not a copy of this database, and mirroring it would delete them.
+have: that is not a copy of this database, and mirroring it would delete them. And it refuses
+one holding a game with the id of one of the source's that is not that game, nor that game
+further back (`core.port_conflicts` says exactly when), naming the first; with `replace` such
+games are deleted first and copied from the source like the rest.
 """
 
 from __future__ import annotations
@@ -19,8 +22,10 @@ import asyncpg
 
 from .db.base import redact
 from .db.postgres import PostgresDatabase
+from .db.postgres_errors import unusable_postgres
 from .errors import DatabaseError
 from .migrate import load_migrations
+from .port_conflicts import GameConflict, find_conflict
 from .verify import check_schema, open_read_only
 
 #: parents before children (foreign keys); `leases` are not copied: they belong to running
@@ -59,6 +64,8 @@ class TableCount:
 @dataclass
 class PortReport:
     tables: dict[str, TableCount] = field(default_factory=dict)
+    #: the destination's games replaced by the source's (`replace`)
+    replaced: tuple[int, ...] = ()
 
     @property
     def changed(self) -> int:
@@ -73,7 +80,15 @@ def _columns(src: sqlite3.Connection, table: str) -> tuple[list[str], list[str]]
     return columns, key
 
 
-async def port_database(source: str | Path, url: str) -> PortReport:
+class PortConflict(DatabaseError):
+    """The destination holds a game that is not the source's game of the same id."""
+
+    def __init__(self, conflict: GameConflict, message: str) -> None:
+        super().__init__(message)
+        self.conflict = conflict
+
+
+async def port_database(source: str | Path, url: str, *, replace: bool = False) -> PortReport:
     src = open_read_only(source)
     try:
         step = check_schema(src)
@@ -86,20 +101,41 @@ async def port_database(source: str | Path, url: str) -> PortReport:
         db = await PostgresDatabase.open(url)  # creates or upgrades the destination's schema
         try:
             async with db.pool.acquire() as conn, conn.transaction():
-                await _refuse_foreign_games(src, conn, url)
-                report = PortReport()
-                for table in TABLES:
-                    report.tables[table] = await _mirror(src, conn, table)
-                for table in IDENTITIES:
-                    await conn.execute(
-                        f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
-                        f"GREATEST((SELECT MAX(id) FROM {table}), 1))"
-                    )
-            return report
+                return await _port(src, conn, source, url, replace)
+        except asyncpg.PostgresError as exc:
+            raise unusable_postgres(url, exc) from None
         finally:
             await db.close()
     finally:
         src.close()
+
+
+async def _port(
+    src: sqlite3.Connection,
+    conn: asyncpg.Connection,
+    source: str | Path,
+    url: str,
+    replace: bool,
+) -> PortReport:
+    """Inside the destination's transaction: refuse, or mirror every table."""
+    await _refuse_foreign_games(src, conn, url)
+    staged = {table: await _stage(src, conn, table) for table in TABLES}
+    report = PortReport()
+    conflict = await find_conflict(conn)
+    if conflict is not None:
+        if not replace:
+            raise PortConflict(conflict, conflict.message(redact(url), str(source)))
+        # deleted with everything that hangs on them, then copied from the source as new
+        await conn.execute("DELETE FROM games WHERE id = ANY($1::bigint[])", list(conflict.ids))
+        report.replaced = conflict.ids
+    for table in TABLES:
+        report.tables[table] = await _mirror(conn, table, *staged[table])
+    for table in IDENTITIES:
+        await conn.execute(
+            f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+            f"GREATEST((SELECT MAX(id) FROM {table}), 1))"
+        )
+    return report
 
 
 async def _refuse_foreign_games(
@@ -116,7 +152,11 @@ async def _refuse_foreign_games(
         )
 
 
-async def _mirror(src: sqlite3.Connection, conn: asyncpg.Connection, table: str) -> TableCount:
+async def _stage(
+    src: sqlite3.Connection, conn: asyncpg.Connection, table: str
+) -> tuple[list[str], list[str], int]:
+    """The source's rows of `table` copied into `port_<table>` beside it (dropped at commit);
+    returns the columns, the primary key and the number of rows."""
     columns, key = _columns(src, table)
     dest = {r[0] for r in await conn.fetch(
         "SELECT column_name FROM information_schema.columns WHERE table_name = $1", table
@@ -129,12 +169,22 @@ async def _mirror(src: sqlite3.Connection, conn: asyncpg.Connection, table: str)
     await conn.execute(
         f"CREATE TEMP TABLE {staged} (LIKE {table} INCLUDING DEFAULTS) ON COMMIT DROP"
     )
-    count = TableCount()
+    rows = 0
     cursor = src.execute(f"SELECT {', '.join(columns)} FROM {table}")
     while batch := cursor.fetchmany(BATCH):
         records: list[tuple[Any, ...]] = [tuple(r) for r in batch]
-        count.rows += len(records)
+        rows += len(records)
         await conn.copy_records_to_table(staged, records=records, columns=columns)
+    await conn.execute(f"ANALYZE {staged}")  # temporary tables get no statistics of their own
+    return columns, key, rows
+
+
+async def _mirror(
+    conn: asyncpg.Connection, table: str, columns: list[str], key: list[str], rows: int
+) -> TableCount:
+    """Make `table` hold exactly the rows staged in `port_<table>`."""
+    staged = f"port_{table}"
+    count = TableCount(rows=rows)
     names = ", ".join(columns)
     keys = ", ".join(key)
     others = [c for c in columns if c not in key]

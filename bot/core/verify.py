@@ -9,6 +9,7 @@ server's business (`pg_dump`).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -21,7 +22,7 @@ from typing import Any
 from engine import IllegalAction, Options, action_from_dict, new_game
 
 from .db.base import is_postgres_url
-from .db.sqlite import unusable
+from .db.sqlite import storage_problem, unusable
 from .errors import DatabaseError
 from .migrate import check_step
 
@@ -48,10 +49,24 @@ class VerifyReport:
 
 
 def open_read_only(path: str | os.PathLike[str]) -> sqlite3.Connection:
+    """The file opened for reading only. On a read-only volume (a copy mounted `:ro`) SQLite
+    cannot make the `-shm` file reading a WAL database needs; a database closed cleanly (no
+    `-wal` beside it) holds everything in its file and cannot change there, so it is read as
+    immutable then."""
     p = Path(path)
     if not p.is_file():
         raise DatabaseError(f"there is no database file at {p}")
-    conn = sqlite3.connect(p.resolve().as_uri() + "?mode=ro", uri=True)
+    uri = p.resolve().as_uri() + "?mode=ro"
+    conn = sqlite3.connect(uri, uri=True)
+    try:
+        conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        if not storage_problem(exc):
+            raise DatabaseError(f"this is not an alhambra-bot database ({exc})") from None
+        if p.with_name(p.name + "-wal").exists():
+            raise DatabaseError(f"cannot read {p} ({exc})") from None
+        conn = sqlite3.connect(uri + "&immutable=1", uri=True)
     conn.row_factory = sqlite3.Row
     return conn
 
@@ -270,20 +285,29 @@ def backup_database(
     if not dst.parent.is_dir():
         raise DatabaseError(f"the folder {dst.parent} does not exist")
     tmp = dst.with_name(dst.name + ".part")
-    tmp.unlink(missing_ok=True)
-    reader = sqlite3.connect(src.resolve().as_uri() + "?mode=ro", uri=True)
+    reader = open_read_only(src)
     try:
         check_schema(reader)
-        writer = sqlite3.connect(tmp)
         try:
-            reader.backup(writer)
-            writer.execute("PRAGMA journal_mode = DELETE")
-            result = writer.execute("PRAGMA quick_check").fetchone()[0]
-        finally:
-            writer.close()
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+            tmp.unlink(missing_ok=True)
+            writer = sqlite3.connect(tmp)
+            try:
+                reader.backup(writer)
+                writer.execute("PRAGMA journal_mode = DELETE")
+                result = writer.execute("PRAGMA quick_check").fetchone()[0]
+            finally:
+                writer.close()
+        except (OSError, sqlite3.Error) as exc:
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
+            raise DatabaseError(
+                f"cannot write the copy in {dst.parent} ({getattr(exc, 'strerror', None) or exc}): "
+                "choose a folder this user may write, on a volume with room"
+            ) from None
+        except BaseException:
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
+            raise
     finally:
         reader.close()
     if result != "ok":

@@ -63,7 +63,7 @@ def _settings() -> Settings | None:
         return None
     # ours rather than discord.utils.setup_logging: the same plain lines (without colours, which
     # a log file or journald would keep as escape codes), or JSON, with the token hidden
-    logs.configure(settings.log_level, settings.log_format, secrets=(settings.token,))
+    logs.configure(settings.log_level, settings.log_format, secrets=settings.secrets())
     errors_reporting.start(settings.sentry_dsn)
     # the bot never speaks: no need for voice support, nor for warnings about it
     discord.VoiceClient.warn_nacl = False
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
                 loop.add_signal_handler(getattr(signal, signame), _closer(bot))
         async with bot:
             await bot.open_store()  # before any Discord traffic
-            await reach_discord(tries)
+            await reach_discord(tries, bot.http.user_agent)
             await bot.login(token)
             await bot.connect(reconnect=True)
 
@@ -113,18 +113,23 @@ def _outcome(work: Callable[[], object]) -> int:
     return 0
 
 
-async def reach_discord(tries: int, first_wait: float = FIRST_WAIT_S) -> None:
+async def reach_discord(tries: int, user_agent: str, first_wait: float = FIRST_WAIT_S) -> None:
     """Wait until Discord's API answers (any HTTP answer will do), trying `tries` times with
     back-off; raise `Unreachable` with the last reason if it never does. Only this asks
     without a token, so a network that comes up late costs a few seconds, not a restart loop
-    (each failed login would count against the token)."""
+    (each failed login would count against the token). Discord wants every request to say
+    which library sends it: `user_agent` is discord.py's own (`HTTPClient.user_agent`)."""
     url = f"{discord.http.Route.BASE}/gateway"
+    headers = {"User-Agent": user_agent}
     wait = first_wait
     reason = ""
     for attempt in range(1, tries + 1):
         try:
             timeout = aiohttp.ClientTimeout(total=15)
-            async with aiohttp.ClientSession(timeout=timeout) as session, session.get(url):
+            async with (
+                aiohttp.ClientSession(timeout=timeout, headers=headers) as session,
+                session.get(url),
+            ):
                 return
         except (aiohttp.ClientError, OSError, TimeoutError) as exc:
             reason = _short(exc)
@@ -174,7 +179,7 @@ def sync(args: argparse.Namespace) -> int:
         bot = AlhambraBot(settings, sync="force")
         try:
             await bot.open_store()
-            await reach_discord(tries)
+            await reach_discord(tries, bot.http.user_agent)
             await bot.login(settings.require_token())  # runs setup_hook, which syncs
         finally:
             await bot.close()

@@ -6,7 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import DEFAULT_STARTUP_TRIES, ConfigError, cluster_shards, load_settings
+from bot.config import (
+    DEFAULT_STARTUP_TRIES,
+    ConfigError,
+    address_password,
+    cluster_shards,
+    db_address,
+    load_settings,
+)
+from bot.core.db import redact
 
 
 def test_defaults_work_with_no_configuration(tmp_path: Path) -> None:
@@ -117,3 +125,91 @@ def test_startup_tries_are_a_small_positive_number() -> None:
     for bad in ("0", "many", "-1", "101"):
         with pytest.raises(ConfigError, match="ALHAMBRA_STARTUP_TRIES"):
             load_settings({"ALHAMBRA_STARTUP_TRIES": bad}, dotenv=None)
+
+
+# --- the database address and its password --------------------------------------------------
+
+#: every character with a meaning in an address
+AWKWARD = "p@ss/w:o%rd#1?"
+
+
+def test_a_password_given_apart_goes_into_the_address_encoded_and_nowhere_visible(
+    tmp_path: Path,
+) -> None:
+    env = {
+        "ALHAMBRA_DB": "postgresql://alhambra@db/alhambra",
+        "ALHAMBRA_DB_PASSWORD": AWKWARD,
+    }
+    settings = load_settings(env, dotenv=tmp_path / ".env")
+    assert settings.db_path == "postgresql://alhambra:p%40ss%2Fw%3Ao%25rd%231%3F@db/alhambra"
+    assert settings.db_password == AWKWARD
+    assert AWKWARD in settings.secrets() and "p%40ss%2Fw%3Ao%25rd%231%3F" in settings.secrets()
+    assert "p%40ss" not in repr(settings) and AWKWARD not in repr(settings)
+    assert redact(settings.db_path) == "postgresql://alhambra:***@db/alhambra"
+    # an address without a user takes the password too (the role is then PostgreSQL's default)
+    assert db_address("postgresql://db/x", "a b") == "postgresql://:a%20b@db/x"
+    # a file path has no password to take
+    assert db_address("/data/alhambra.sqlite3", AWKWARD) == "/data/alhambra.sqlite3"
+
+
+def test_the_password_may_come_from_a_file_a_docker_secret(tmp_path: Path) -> None:
+    secret = tmp_path / "db_password"
+    secret.write_text(AWKWARD + "\n", encoding="utf-8")
+    env = {"ALHAMBRA_DB": "postgres://u@h/d", "ALHAMBRA_DB_PASSWORD_FILE": str(secret)}
+    assert load_settings(env, dotenv=None).db_password == AWKWARD
+    with pytest.raises(ConfigError, match="both set"):
+        load_settings(env | {"ALHAMBRA_DB_PASSWORD": "x"}, dotenv=None)
+    for missing in (tmp_path / "nowhere", tmp_path):
+        with pytest.raises(ConfigError, match="ALHAMBRA_DB_PASSWORD_FILE: cannot read"):
+            load_settings(env | {"ALHAMBRA_DB_PASSWORD_FILE": str(missing)}, dotenv=None)
+    secret.write_text("\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="is empty"):
+        load_settings(env, dotenv=None)
+
+
+def test_an_address_keeps_its_own_password_and_the_old_forms_work() -> None:
+    """`ALHAMBRA_DB=postgresql://user:pass@host/db` is a contract: unchanged, and its password
+    wins over ALHAMBRA_DB_PASSWORD; a raw `@` (or space) in it, which can only belong to the
+    password, is encoded; an encoded one is left alone."""
+    own = "postgresql://alhambra:secret@db:5432/alhambra?sslmode=require"
+    assert db_address(own, "other") == own
+    assert address_password(own) == "secret"
+    assert db_address("postgresql://u:p@ss@h/d") == "postgresql://u:p%40ss@h/d"
+    assert db_address("postgresql://u:a b:c@h/d") == "postgresql://u:a%20b:c@h/d"
+    assert db_address("postgresql://u:p%40ss@h/d") == "postgresql://u:p%40ss@h/d"
+    assert address_password("postgresql://u:p%40ss@h/d") == "p@ss"
+    assert db_address("postgresql://u@[::1]:5432/d", "x") == "postgresql://u:x@[::1]:5432/d"
+
+
+@pytest.mark.parametrize("raw", ["ss/w#1", "a/b", "a?b", "a#b", AWKWARD])
+def test_a_raw_password_that_hides_the_host_is_refused_without_showing_it(raw: str) -> None:
+    with pytest.raises(ConfigError, match="percent-encoded") as refused:
+        load_settings({"ALHAMBRA_DB": f"postgresql://alh:{raw}@db/alhambra"}, dotenv=None)
+    message = str(refused.value)
+    assert "\n" not in message and raw not in message and "ALHAMBRA_DB_PASSWORD" in message
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        (
+            "postgresql://alh2:ss/w#1@127.0.0.1:45039/alhambra",
+            "postgresql://alh2:***@127.0.0.1:45039/alhambra",
+        ),
+        (
+            "cannot connect to postgres://u:p@ss@h/d: refused",
+            "cannot connect to postgres://u:***@h/d: refused",
+        ),
+        ("postgresql://u:p%40ss%2F%23@h/d", "postgresql://u:***@h/d"),
+        ("postgresql://u:a b@h/d", "postgresql://u:***@h/d"),
+        ("postgresql://user@server:pw@h/d", "postgresql://user@server:***@h/d"),
+        (
+            "postgresql://h/d?sslmode=require&password=pw#x",
+            "postgresql://h/d?sslmode=require&password=***#x",
+        ),
+        ("postgresql://u@h:5432/d", "postgresql://u@h:5432/d"),
+        ("/data/alhambra.sqlite3", "/data/alhambra.sqlite3"),
+    ],
+)
+def test_addresses_are_shown_without_their_password(text: str, shown: str) -> None:
+    assert redact(text) == shown

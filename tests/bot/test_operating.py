@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
+from bot.core.db.sqlite import unusable
 from bot.core.errors import DatabaseError
 from bot.core.migrate import load_migrations
 from bot.core.service import GameService
@@ -232,6 +233,24 @@ async def test_restore_refuses_while_the_bot_has_the_database_open(
     sqlite3.connect(junk).execute("CREATE TABLE x (y)").connection.close()
     assert main(["restore", str(junk), "--db", str(db)]) == 2
     assert "not an alhambra-bot database" in capsys.readouterr().err
+
+
+def test_a_read_only_volume_gets_its_own_advice_not_a_chown(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A volume mounted read-only (`-v name:/data:ro`), which only the kernel can say (the
+    mount's flags are faked here: mounting needs privileges the tests do not have)."""
+    real = os.statvfs
+
+    def statvfs(path: str | os.PathLike[str]) -> os.statvfs_result:
+        mounted = real(path)
+        return os.statvfs_result((*mounted[:8], mounted.f_flag | os.ST_RDONLY, mounted[9]))
+
+    monkeypatch.setattr(os, "statvfs", statvfs)
+    reason = sqlite3.OperationalError("unable to open database file")
+    line = str(unusable(folder / "new" / "alhambra.sqlite3", reason))
+    assert f"the volume holding {folder / 'new'} is mounted read-only" in line
+    assert "without ':ro'" in line and "chown" not in line
 
 
 def test_the_bot_will_not_start_on_a_database_it_cannot_write(folder: Path) -> None:

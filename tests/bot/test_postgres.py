@@ -12,6 +12,7 @@ import subprocess
 import sys
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
@@ -20,6 +21,7 @@ from service_helpers import dump, random_move, started
 from bot.__main__ import main
 from bot.core.clock import ManualClock
 from bot.core.db.postgres import dollar_params, migrate_postgres
+from bot.core.db.postgres_reads import run_apart
 from bot.core.errors import DatabaseTooNew
 from bot.core.migrate import load_migrations
 from bot.core.service import GameService
@@ -320,3 +322,63 @@ async def test_claimed_timers_are_nobody_else_s_until_the_lease_ends(service: Ga
     await service.claim_timers("a", lease=timedelta(seconds=30))
     assert await service.release_timers("a") == 1  # "a" stops: the timer is free at once
     assert [t.id for t in await service.claim_timers("b", lease=timedelta(seconds=30))] == [timer]
+
+
+# --- a role of the operator's own: rights and passwords -----------------------------------------
+
+
+def _admin(server: Any, database: str, *statements: str) -> None:
+    async def work() -> None:
+        conn = await asyncpg.connect(server.url(database))
+        try:
+            for sql in statements:
+                await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    run_apart(work)
+
+
+def test_the_database_commands_say_in_one_line_what_a_role_lacks(
+    tmp_path: Path,
+    postgres_server: Any,
+    postgres_url: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`health`, `verify-db` and `port-db` as a role that may connect but not use the tables:
+    one line each, saying which rights to grant (they used to end in asyncpg's traceback); with
+    them granted the same role works, its password taken from ALHAMBRA_DB_PASSWORD."""
+    role = f"ops_{os.getpid()}"
+    database = postgres_url.rsplit("/", 1)[1]
+    _admin(postgres_server, "postgres", f"CREATE ROLE {role} LOGIN PASSWORD 'p@ss/w:o%rd#1?'")
+    url = f"postgresql://{role}@127.0.0.1:{postgres_server.port}/{database}"
+    monkeypatch.setenv("ALHAMBRA_DB_PASSWORD", "p@ss/w:o%rd#1?")
+    source = tmp_path / "file.sqlite3"
+    asyncio.run(_migrated(source))
+    grant = f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role}"
+    for command, status in ((["health", url], 1), (["verify-db", url], 2)):
+        assert main(command) == status
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and grant in err, err
+        assert "o%rd" not in err
+    assert main(["port-db", str(source), url]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and grant in err, err
+
+    _admin(
+        postgres_server,
+        database,
+        grant,
+        f"GRANT USAGE, UPDATE ON ALL SEQUENCES IN SCHEMA public TO {role}",  # port-db moves them
+    )
+    assert main(["health", url]) == 0
+    assert main(["verify-db", url]) == 0
+    assert main(["port-db", str(source), url]) == 0  # a role that may not create: none needed
+    out = capsys.readouterr().out
+    assert f"postgresql://{role}:***@127.0.0.1" in out and "o%rd" not in out
+
+    monkeypatch.setenv("ALHAMBRA_DB_PASSWORD", "not it")
+    assert main(["health", url]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"refused the password of role {role}" in err, err

@@ -147,6 +147,21 @@ async def test_sync_pushes_the_commands_and_exits(sim, tmp_path) -> None:
     assert sim.synced_command("alhambra")["name"] == "alhambra"
 
 
+async def test_the_probe_of_discord_says_who_it_is_as_discord_py_does(sim, tmp_path) -> None:
+    """Discord asks every request for `DiscordBot ($url, $versionNumber)`: the start-up probe
+    (GET /gateway, before the login) sends the very User-Agent discord.py sends after it."""
+    code, _, err = await run_cli(sim, ["sync"], sim.token, tmp_path / "db.sqlite3")
+    assert code == 0, err
+    probe = sim.requests[0]
+    assert (probe.method, probe.path, probe.authorization) == ("GET", "/gateway", None)
+    agents = {r.user_agent for r in sim.requests}
+    assert len(sim.requests) > 1 and len(agents) == 1, agents
+    agent = agents.pop()
+    assert agent is not None and agent.startswith(
+        "DiscordBot (https://github.com/Rapptz/discord.py "
+    )
+
+
 async def test_the_bot_runs_and_shuts_down_cleanly_on_sigterm(sim, tmp_path) -> None:
     db = tmp_path / "db.sqlite3"
     script = cli_script(sim, [])

@@ -16,7 +16,12 @@ from typing import Any, Literal, Protocol
 Engine = Literal["sqlite", "postgres"]
 
 _URL = re.compile(r"^postgres(ql)?://", re.IGNORECASE)
-_PASSWORD = re.compile(r"(://[^:/@]*:)[^@]*@")
+#: `scheme://user:password@`: the password runs to the line's last `@` (one it holds unencoded
+#: cannot end it early, and hiding too much is better than showing some); the user may hold an
+#: `@` too (`name@server`, as some hosted services spell it)
+_PASSWORD = re.compile(r"(://[^:/\s]*?:).*@")
+#: a password given as a parameter of the address (`?password=...`)
+_PARAMETER = re.compile(r"([?&]password=)[^&#\s]*", re.IGNORECASE)
 
 
 def is_postgres_url(target: object) -> bool:
@@ -26,8 +31,10 @@ def is_postgres_url(target: object) -> bool:
 
 
 def redact(target: str) -> str:
-    """A database address fit for logs and messages: the password hidden."""
-    return _PASSWORD.sub(r"\1***@", target)
+    """A database address (or a message holding one) fit for logs and messages: the password
+    hidden, however it is written (raw, percent-encoded, holding `@ / : % # ?`, or as a
+    `password=` parameter)."""
+    return _PARAMETER.sub(r"\1***", _PASSWORD.sub(r"\1***@", target))
 
 
 class Conflict(Exception):

@@ -14,7 +14,10 @@ Why it looks like this:
   different rows instead of waiting for each other.
 - Migrations run under a session advisory lock: two processes starting together migrate once
   (the second finds the work done). PostgreSQL runs DDL inside transactions, so each step and
-  its record in `schema_migrations` commit together.
+  its record in `schema_migrations` commit together. A database already at the latest step needs
+  no right to create anything, so a role that may only read and write the tables can run the bot.
+- Whatever the server or the driver refuses while opening becomes one line saying what to do
+  (`postgres_errors`), the password never in it.
 """
 
 from __future__ import annotations
@@ -26,9 +29,19 @@ from typing import Any
 
 import asyncpg
 
-from ..errors import DatabaseError, StorageFull
+from ..errors import StorageFull
 from ..migrate import Migration, check_known, load_migrations
 from .base import Conflict, Engine, redact
+from .postgres_errors import unusable_postgres
+
+#: what a statement may raise: the server's refusals, the driver's, a lost connection
+DRIVER_ERRORS: tuple[type[Exception], ...] = (
+    OSError,
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+)
+#: and connecting: a malformed address too
+CONNECT_ERRORS: tuple[type[Exception], ...] = (*DRIVER_ERRORS, ValueError)
 
 #: `pg_advisory_lock` key of schema migrations (any constant the bot uses for nothing else)
 MIGRATION_LOCK = 0x414C48_01  # "ALH" 1
@@ -100,7 +113,8 @@ async def migrate_postgres(
     applied: list[int] = []
     await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
     try:
-        await conn.execute(_RECORD_TABLE)
+        if await conn.fetchval("SELECT to_regclass('schema_migrations')") is None:
+            await conn.execute(_RECORD_TABLE)  # needs CREATE on the schema: only the first time
         while True:
             async with conn.transaction():
                 recorded = await recorded_steps(conn)
@@ -141,12 +155,15 @@ class PostgresDatabase:
     ) -> PostgresDatabase:
         try:
             pool = await asyncpg.create_pool(url, min_size=1, max_size=max(1, pool_size))
-        except (OSError, asyncpg.PostgresError) as exc:
-            raise DatabaseError(f"cannot connect to {redact(url)}: {exc}") from exc
+        except CONNECT_ERRORS as exc:
+            raise unusable_postgres(url, exc, connecting=True) from None
         try:
             if upgrade:
                 async with pool.acquire() as conn:
                     await migrate_postgres(conn, migrations)
+        except DRIVER_ERRORS as exc:
+            await pool.close()
+            raise unusable_postgres(url, exc) from None
         except BaseException:
             await pool.close()
             raise

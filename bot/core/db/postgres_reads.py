@@ -1,6 +1,7 @@
 """The operator's commands on a PostgreSQL database (verify-db, health, port-db), run from
 synchronous code: each opens one connection on a loop of its own, in a thread, so they work the
-same from a terminal and from inside a running program (the tests)."""
+same from a terminal and from inside a running program (the tests). What the server refuses
+(a password, a right) comes out as the one line of `postgres_errors`."""
 
 from __future__ import annotations
 
@@ -11,10 +12,9 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from ..errors import DatabaseError
 from ..migrate import check_step
-from .base import redact
-from .postgres import dollar_params, recorded_steps
+from .postgres import CONNECT_ERRORS, DRIVER_ERRORS, dollar_params, recorded_steps
+from .postgres_errors import unusable_postgres
 
 T = TypeVar("T")
 
@@ -32,8 +32,24 @@ def run_apart(work: Callable[[], Awaitable[T]]) -> T:
 async def connect(url: str) -> asyncpg.Connection:
     try:
         return await asyncpg.connect(url)
-    except (OSError, asyncpg.PostgresError) as exc:
-        raise DatabaseError(f"cannot connect to {redact(url)}: {exc}") from exc
+    except CONNECT_ERRORS as exc:
+        raise unusable_postgres(url, exc, connecting=True) from None
+
+
+def run_on(url: str, work: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
+    """`work` on one connection to `url` (closed after), on a loop of its own; what the server
+    or the driver refuses becomes a `DatabaseError` of one line."""
+
+    async def main() -> T:
+        conn = await connect(url)
+        try:
+            return await work(conn)
+        except DRIVER_ERRORS as exc:
+            raise unusable_postgres(url, exc) from None
+        finally:
+            await conn.close()
+
+    return run_apart(main)
 
 
 async def schema_step(conn: asyncpg.Connection) -> int:
@@ -45,16 +61,12 @@ def read_snapshot(url: str, queries: Sequence[str]) -> list[list[Any]]:
     """The rows of `queries` (`?` placeholders, no parameters), read in one read-only snapshot
     of a database at a schema step this code knows."""
 
-    async def work() -> list[list[Any]]:
-        conn = await connect(url)
-        try:
-            async with conn.transaction(isolation="repeatable_read", readonly=True):
-                await schema_step(conn)
-                return [list(await conn.fetch(dollar_params(q))) for q in queries]
-        finally:
-            await conn.close()
+    async def work(conn: asyncpg.Connection) -> list[list[Any]]:
+        async with conn.transaction(isolation="repeatable_read", readonly=True):
+            await schema_step(conn)
+            return [list(await conn.fetch(dollar_params(q))) for q in queries]
 
-    return run_apart(work)
+    return run_on(url, work)
 
 
 class _RollBack(Exception):
@@ -65,27 +77,23 @@ def health_postgres(url: str) -> int:
     """The schema step of a database the bot can use: it answers, it is at a step this code
     knows, and a write transaction can begin and write (then rolled back)."""
 
-    async def work() -> int:
-        conn = await connect(url)
+    async def work(conn: asyncpg.Connection) -> int:
+        step = await schema_step(conn)
+        await conn.fetchval("SELECT count(*) FROM games")
         try:
-            step = await schema_step(conn)
-            await conn.fetchval("SELECT count(*) FROM games")
-            try:
-                async with conn.transaction():
-                    await conn.execute(
-                        dollar_params(
-                            "INSERT INTO bot_meta (key, value, updated_at) VALUES (?, ?, ?) "
-                            "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
-                        ),
-                        "health",
-                        "ok",
-                        0,
-                    )
-                    raise _RollBack()
-            except _RollBack:
-                pass
-            return step
-        finally:
-            await conn.close()
+            async with conn.transaction():
+                await conn.execute(
+                    dollar_params(
+                        "INSERT INTO bot_meta (key, value, updated_at) VALUES (?, ?, ?) "
+                        "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+                    ),
+                    "health",
+                    "ok",
+                    0,
+                )
+                raise _RollBack()
+        except _RollBack:
+            pass
+        return step
 
-    return run_apart(work)
+    return run_on(url, work)

@@ -52,6 +52,11 @@ def unusable(path: str | os.PathLike[str], exc: Exception) -> DatabaseError:
     folder = Path(path).resolve().parent
     if "full" in reason:
         return DatabaseError(f"cannot write {path}: {reason}. Free some space on its volume.")
+    if _read_only_volume(folder):
+        return DatabaseError(
+            f"cannot open {path} for writing ({reason}): the volume holding {folder} is mounted "
+            "read-only; mount it read-write (without ':ro' in docker run -v or compose)"
+        )
     who = f"uid {os.getuid()}" if hasattr(os, "getuid") else "this user"
     fix = (
         f"chown -R {os.getuid()}:{os.getgid()} {folder}"
@@ -64,6 +69,18 @@ def unusable(path: str | os.PathLike[str], exc: Exception) -> DatabaseError:
     )
 
 
+def _read_only_volume(folder: Path) -> bool:
+    """Whether `folder` (or the nearest folder above it that exists) is on a read-only mount,
+    where no chown helps."""
+    for candidate in (folder, *folder.parents):
+        if candidate.is_dir():
+            try:
+                return bool(os.statvfs(candidate).f_flag & os.ST_RDONLY)
+            except (OSError, AttributeError):  # no statvfs on Windows
+                return False
+    return False
+
+
 async def _probe_writes(conn: aiosqlite.Connection) -> None:
     """Fail now, not at the first move, on a file this process cannot write: SQLite opens a
     read-only file read-only without a word, and an up-to-date schema needs no write."""
@@ -73,6 +90,24 @@ async def _probe_writes(conn: aiosqlite.Connection) -> None:
     finally:
         if conn.in_transaction:
             await conn.execute("ROLLBACK")
+
+
+async def _connect(path: str) -> aiosqlite.Connection:
+    """aiosqlite's connection to a file sqlite3 has opened already.
+
+    `aiosqlite.connect` opens the file on its worker thread; when that fails, it stops the
+    thread without waiting for it, and the thread's last report reaches an event loop that
+    `asyncio.run` has closed by then: two "Event loop is closed" tracebacks after the one line
+    a start-up failure should be. Opened here first (on a thread of the loop's own, waited for),
+    the file cannot fail aiosqlite, and a failure is an exception like any other."""
+    raw = await asyncio.to_thread(
+        sqlite3.connect, path, isolation_level=None, check_same_thread=False
+    )
+    try:
+        return await aiosqlite.Connection(lambda: raw, iter_chunk_size=64)
+    except BaseException:
+        raw.close()
+        raise
 
 
 class SqliteConn:
@@ -124,7 +159,7 @@ class SqliteDatabase:
         move survives a power cut; NORMAL survives a crash of the process but not of the machine.
         """
         try:
-            conn = await aiosqlite.connect(os.fspath(path), isolation_level=None)
+            conn = await _connect(os.fspath(path))
         except sqlite3.OperationalError as exc:
             raise unusable(path, exc) from None
         try:

@@ -54,6 +54,8 @@ class RecordedRequest:
     files: list[tuple[str, str, bytes]] = field(default_factory=list)
     status: int = 0
     authorization: str | None = None
+    #: Discord asks every client to name its library here: "DiscordBot ($url, $version)"
+    user_agent: str | None = None
 
     def __repr__(self) -> str:
         return f"<{self.method} {self.path} -> {self.status}>"
@@ -141,6 +143,7 @@ class RestApi:
             body,
             files,
             authorization=request.headers.get("Authorization"),
+            user_agent=request.headers.get("User-Agent"),
         )
         self.sim.requests.append(record)
         response = self._fault(request.method, path)

@@ -190,11 +190,14 @@ class GameService:
             raise NoGameHere()
         return game
 
-    async def games_without_view_channel(self, limit: int = 100) -> list[tuple[int, int, int]]:
+    async def games_without_view_channel(
+        self, after: int = 0, limit: int = 100
+    ) -> list[tuple[int, int, int]]:
         """(game id, server id, channel id) of server games stored before their view channel
-        was (`GameInfo.view_channel_id`), the oldest first: for the adapter to fill in."""
+        was (`GameInfo.view_channel_id`), numbered after `after`, the oldest first: for the
+        adapter to fill in."""
         async with self.store.read() as tx:
-            return await tx.games_without_view_channel(limit)
+            return await tx.games_without_view_channel(after, limit)
 
     async def set_view_channel(self, game_id: int, channel_id: int) -> None:
         """Record the channel whose View Channel decides who may look back at the game."""

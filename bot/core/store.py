@@ -210,13 +210,15 @@ class Tx:
         )
         return [int(r[0]) for r in rows]
 
-    async def games_without_view_channel(self, limit: int) -> list[tuple[int, int, int]]:
+    async def games_without_view_channel(
+        self, after: int, limit: int
+    ) -> list[tuple[int, int, int]]:
         """(game id, server id, channel id) of server games whose view channel is not known
-        yet (stored before it was), the oldest first."""
+        yet (stored before it was), numbered after `after`, the oldest first."""
         rows = await self.rows(
-            "SELECT id, guild_id, channel_id FROM games "
-            "WHERE view_channel_id IS NULL AND guild_id IS NOT NULL ORDER BY id LIMIT ?",
-            (limit,),
+            "SELECT id, guild_id, channel_id FROM games WHERE view_channel_id IS NULL "
+            "AND guild_id IS NOT NULL AND id > ? ORDER BY id LIMIT ?",
+            (after, limit),
         )
         return [(int(r[0]), int(r[1]), int(r[2])) for r in rows]
 

@@ -110,21 +110,21 @@ async def _refused_everything(sim: FakeDiscord, club: Club, who: User, game_id: 
         return sim.forge(who, where, data, source=source)
 
     asks = [
-        sim.slash(who, "alhambra-history replay", channel=where, game=game_id),
-        sim.slash(who, "alhambra-history replay", channel=where, game=game_id, turn=3),
-        sim.slash(who, "alhambra follow", channel=where, game=game_id),
-        sim.slash(who, "alhambra follow", channel=where, game=game_id, how="thread"),
-        sim.slash(who, "alhambra follow", channel=where, game=game_id, how="stop"),
-        forge({"custom_id": f"alh:r:{game_id}:1:2", "component_type": 2}),
-        forge({"custom_id": f"alh:rs:{game_id}:1", "component_type": 2}),
-        forge({"custom_id": "alh:ag:0", "component_type": 3, "values": [str(game_id)]}),
+        lambda: sim.slash(who, "alhambra-history replay", channel=where, game=game_id),
+        lambda: sim.slash(who, "alhambra-history replay", channel=where, game=game_id, turn=3),
+        lambda: sim.slash(who, "alhambra follow", channel=where, game=game_id),
+        lambda: sim.slash(who, "alhambra follow", channel=where, game=game_id, how="thread"),
+        lambda: sim.slash(who, "alhambra follow", channel=where, game=game_id, how="stop"),
+        lambda: forge({"custom_id": f"alh:r:{game_id}:1:2", "component_type": 2}),
+        lambda: forge({"custom_id": f"alh:rs:{game_id}:1", "component_type": 2}),
+        lambda: forge({"custom_id": "alh:ag:0", "component_type": 3, "values": [str(game_id)]}),
     ]
     asks += [
-        forge({"custom_id": f"alh:f:{game_id}:{op}", "component_type": 2})
+        lambda op=op: forge({"custom_id": f"alh:f:{game_id}:{op}", "component_type": 2})
         for op in ("ask", "dm", "thread", "stop")
     ]
     for ask in asks:
-        result = await ask
+        result = await ask()
         assert result.response.content == NO_SUCH_GAME, result.describe()
         assert not result.response.attachments
     assert sim.dms(who) == []

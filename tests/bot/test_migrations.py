@@ -269,7 +269,7 @@ def _seed_level_14(conn: sqlite3.Connection) -> dict[str, object]:
     return {}
 
 
-def _seed_level_15(conn: sqlite3.Connection) -> dict[str, object]:
+def _seed_level_16(conn: sqlite3.Connection) -> dict[str, object]:
     conn.execute("UPDATE games SET view_channel_id = 4242 WHERE id = 3")
     return {}
 
@@ -289,7 +289,7 @@ SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
     12: _seed_level_12,
     13: _seed_level_13,
     14: _seed_level_14,
-    15: _seed_level_15,
+    16: _seed_level_16,
 }
 
 
@@ -376,7 +376,7 @@ async def test_upgrade_from_every_earlier_step_keeps_the_data(
             assert result.version == 26
             lobby = await service.join(1, 77, "Late")
             assert [s.name for s in lobby.seats] == ["Ann", "Late"]
-            # a game from before 0015: who may see it is not known until the bot asks Discord
+            # a game from before 0016: who may see it is not known until the bot asks Discord
             assert running.view_channel_id is None
             assert [g for g, _, _ in await service.games_without_view_channel()] == [2, 3]
             rules = await service.deadline_rules(2)  # a game from before 0014 stands in normal

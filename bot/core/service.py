@@ -83,6 +83,7 @@ from .records import (
     GameInfo,
     NotifySettings,
     SeatInfo,
+    Sight,
     TimerKind,
     TimerRow,
     TurnNotice,
@@ -189,6 +190,20 @@ class GameService:
             raise NoGameHere()
         return game
 
+    async def games_without_view_channel(
+        self, after: int = 0, limit: int = 100
+    ) -> list[tuple[int, int, int]]:
+        """(game id, server id, channel id) of server games stored before their view channel
+        was (`GameInfo.view_channel_id`), numbered after `after`, the oldest first: for the
+        adapter to fill in."""
+        async with self.store.read() as tx:
+            return await tx.games_without_view_channel(after, limit)
+
+    async def set_view_channel(self, game_id: int, channel_id: int) -> None:
+        """Record the channel whose View Channel decides who may look back at the game."""
+        async with self.store.write() as tx:
+            await tx.set_view_channel(game_id, channel_id)
+
     # --- the lobby -----------------------------------------------------------------------------
 
     async def create_game(
@@ -202,9 +217,12 @@ class GameService:
         max_players: int = MAX_PLAYERS,
         deadline_rules: DeadlineRules | None = None,
         rated: bool = False,
+        view_channel_id: int | None = None,
     ) -> GameInfo:
         """Open a lobby in a channel; the host takes the first place at the table. The deadline
-        rules, if any, are stored in the same transaction."""
+        rules, if any, are stored in the same transaction. `view_channel_id`: the channel whose
+        View Channel decides who may look back at the game from elsewhere (the game's own, or
+        its public thread's parent: `GameInfo.view_channel_id`)."""
         name = clean_name(host_name)
         opts = check_new_game(options, max_players, deadline_rules)
         now = self._now()
@@ -220,6 +238,7 @@ class GameService:
                     options=opts.model_dump(mode="json"),
                     max_players=max_players,
                     now=now,
+                    view_channel_id=view_channel_id,
                 )
                 await tx.insert_seat(
                     game_id, kind="human", user_id=host_id, level=None, name=name, now=now
@@ -768,17 +787,24 @@ class GameService:
         )
 
     async def finished_games(
-        self, guild_id: int, *, user_id: int | None = None, limit: int = 10, offset: int = 0
+        self,
+        guild_id: int,
+        *,
+        user_id: int | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        sight: Sight | None = None,
     ) -> ArchivePage:
-        """A page of a server's finished games, the latest first (only `user_id`'s if given):
-        `limit` of them after the `offset` latest, a whole number of pages. A page past the
-        end of a list is refused (`ArchiveEnd`), the first one may be empty."""
+        """A page of a server's finished games, the latest first (only `user_id`'s if given,
+        and only those `sight` allows: what the member asking may see): `limit` of them after
+        the `offset` latest, a whole number of pages. A page past the end of a list is refused
+        (`ArchiveEnd`), the first one may be empty."""
         if limit < 1 or offset < 0 or offset % limit or offset > MAX_ARCHIVE_OFFSET:
             raise InvalidRequest()
         if user_id is not None and not 0 < user_id <= MAX_ID:
             raise InvalidRequest()
         async with self.store.read() as tx:
-            found = await tx.finished_games(guild_id, user_id, limit + 1, offset)
+            found = await tx.finished_games(guild_id, user_id, limit + 1, offset, sight)
         if offset and not found:
             raise ArchiveEnd()
         out = []
@@ -852,24 +878,37 @@ class GameService:
             return counted
 
     async def player_stats(
-        self, user_id: int, *, guild_id: int | None = None, limit: int = STATS_GAMES
+        self,
+        user_id: int,
+        *,
+        guild_id: int | None = None,
+        limit: int = STATS_GAMES,
+        sight: Sight | None = None,
     ) -> PlayerStats:
         """`user_id`'s record over their latest `limit` finished games, in one server or
-        anywhere, counted from each game's replayed log (`core.stats`)."""
+        anywhere (only those `sight` allows, if given), counted from each game's replayed log
+        (`core.stats`)."""
         async with self.store.read() as tx:
-            ids = await tx.finished_game_ids(guild_id, user_id, limit)
+            ids = await tx.finished_game_ids(guild_id, user_id, limit, sight)
             hints = await tx.hints_used(user_id, ids)
         stats = player_stats(user_id, [await self.log(game_id) for game_id in ids])
         stats.hints = hints
         return stats
 
     async def head_to_head(
-        self, user_id: int, other_id: int, *, guild_id: int | None = None, limit: int = STATS_GAMES
+        self,
+        user_id: int,
+        other_id: int,
+        *,
+        guild_id: int | None = None,
+        limit: int = STATS_GAMES,
+        sight: Sight | None = None,
     ) -> HeadToHead:
         """`user_id` against `other_id` over the latest `limit` finished games both sat in, in
-        one server or anywhere, counted from each game's replayed log (`core.stats`)."""
+        one server or anywhere (only those `sight` allows, if given), counted from each game's
+        replayed log (`core.stats`)."""
         async with self.store.read() as tx:
-            ids = await tx.shared_finished_game_ids(guild_id, user_id, other_id, limit)
+            ids = await tx.shared_finished_game_ids(guild_id, user_id, other_id, limit, sight)
         return head_to_head(user_id, other_id, [await self.log(game_id) for game_id in ids])
 
     async def stats_hidden(self, user_id: int) -> bool:

@@ -30,6 +30,7 @@ from .records import (
     NotifySettings,
     SeatInfo,
     SeatKind,
+    Sight,
     Status,
     TimerKind,
     TimerRow,
@@ -39,7 +40,7 @@ from .records import (
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, options, max_players, seed, version, "
     "current_seat, created_at, updated_at, started_at, ended_at, turn_started_at, "
-    "turn_deadline_s, rated"
+    "turn_deadline_s, rated, view_channel_id"
 )
 
 
@@ -62,6 +63,27 @@ def _timer(r: Row) -> TimerRow:
         at_ms(r["created_at"]),
         r["attempts"],
     )
+
+
+#: The game `{alias}` has a seat of the user (the `?`).
+_SAT_IN = "EXISTS (SELECT 1 FROM seats v WHERE v.game_id = {alias}.id AND v.user_id = ?)"
+
+
+def _seen(sight: Sight | None) -> tuple[str, list[int]]:
+    """The condition (with its parameters) that keeps the games `g` a member may see in lists
+    and counts: those they sat in, and those of their server whose view channel (the game's
+    own channel while it is not known) is one they can view. Empty without a `sight`."""
+    if sight is None:
+        return "", []
+    seat = _SAT_IN.format(alias="g")
+    if not sight.channels:
+        return f" AND {seat}", [sight.user_id]
+    marks = ", ".join("?" * len(sight.channels))
+    where = (
+        f" AND ({seat} OR (g.guild_id = ? "
+        f"AND COALESCE(g.view_channel_id, g.channel_id) IN ({marks})))"
+    )
+    return where, [sight.user_id, sight.guild_id, *sorted(sight.channels)]
 
 
 #: The `bot_meta` key of a user's remembered Discord language.
@@ -124,55 +146,85 @@ class Tx:
         return None if row is None else await self._with_seats(row)
 
     async def finished_games(
-        self, guild_id: int, user_id: int | None, limit: int, offset: int = 0
+        self,
+        guild_id: int,
+        user_id: int | None,
+        limit: int,
+        offset: int = 0,
+        sight: Sight | None = None,
     ) -> list[tuple[GameInfo, str]]:
         """A server's finished games with their last snapshots, the latest first, skipping
-        the `offset` latest; only those `user_id` sat in (and did not leave) if given."""
-        mine = (
-            "AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id AND s.user_id = ?) "
-            if user_id is not None
-            else ""
-        )
-        params: tuple[Any, ...] = (guild_id, limit, offset)
+        the `offset` latest; only those `user_id` sat in (and did not leave) if given, and only
+        those `sight` allows if given."""
+        where, params = ["g.guild_id = ?", "g.status = 'finished'"], [guild_id]
         if user_id is not None:
-            params = (guild_id, user_id, limit, offset)
+            where.append(_SAT_IN.format(alias="g"))
+            params.append(user_id)
+        seen, seen_params = _seen(sight)
         rows = await self.rows(
-            f"SELECT {_GAME_COLUMNS}, snapshot FROM games WHERE guild_id = ? "
-            f"AND status = 'finished' {mine}ORDER BY ended_at DESC, id DESC LIMIT ? OFFSET ?",
-            params,
+            f"SELECT {_GAME_COLUMNS}, snapshot FROM games g "
+            f"WHERE {' AND '.join(where)}{seen} "
+            "ORDER BY g.ended_at DESC, g.id DESC LIMIT ? OFFSET ?",
+            (*params, *seen_params, limit, offset),
         )
         return [(await self._with_seats(r), str(r["snapshot"])) for r in rows]
 
-    async def finished_game_ids(self, guild_id: int | None, user_id: int, limit: int) -> list[int]:
+    async def finished_game_ids(
+        self, guild_id: int | None, user_id: int, limit: int, sight: Sight | None = None
+    ) -> list[int]:
         """Ids of the finished games `user_id` sat in (in one server, or anywhere), latest
-        first."""
+        first; only those `sight` allows if given."""
         where = "AND g.guild_id = ? " if guild_id is not None else ""
-        params: tuple[Any, ...] = (user_id, limit)
-        if guild_id is not None:
-            params = (user_id, guild_id, limit)
+        seen, seen_params = _seen(sight)
+        params: tuple[Any, ...] = (user_id, *([guild_id] if guild_id is not None else []))
         rows = await self.rows(
             "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id AND s.user_id = ? "
-            f"WHERE g.status = 'finished' {where}ORDER BY g.ended_at DESC, g.id DESC LIMIT ?",
-            params,
+            f"WHERE g.status = 'finished' {where}{seen} "
+            "ORDER BY g.ended_at DESC, g.id DESC LIMIT ?",
+            (*params, *seen_params, limit),
         )
         return [int(r[0]) for r in rows]
 
     async def shared_finished_game_ids(
-        self, guild_id: int | None, user_id: int, other_id: int, limit: int
+        self,
+        guild_id: int | None,
+        user_id: int,
+        other_id: int,
+        limit: int,
+        sight: Sight | None = None,
     ) -> list[int]:
         """Ids of the finished games both users sat in (in one server, or anywhere), latest
-        first."""
+        first; only those `sight` allows if given."""
         where = "AND g.guild_id = ? " if guild_id is not None else ""
-        params: tuple[Any, ...] = (user_id, other_id, limit)
-        if guild_id is not None:
-            params = (user_id, other_id, guild_id, limit)
+        seen, seen_params = _seen(sight)
+        params: tuple[Any, ...] = (
+            user_id,
+            other_id,
+            *([guild_id] if guild_id is not None else []),
+        )
         rows = await self.rows(
             "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id AND s.user_id = ? "
             "JOIN seats o ON o.game_id = g.id AND o.user_id = ? "
-            f"WHERE g.status = 'finished' {where}ORDER BY g.ended_at DESC, g.id DESC LIMIT ?",
-            params,
+            f"WHERE g.status = 'finished' {where}{seen} "
+            "ORDER BY g.ended_at DESC, g.id DESC LIMIT ?",
+            (*params, *seen_params, limit),
         )
         return [int(r[0]) for r in rows]
+
+    async def games_without_view_channel(
+        self, after: int, limit: int
+    ) -> list[tuple[int, int, int]]:
+        """(game id, server id, channel id) of server games whose view channel is not known
+        yet (stored before it was), numbered after `after`, the oldest first."""
+        rows = await self.rows(
+            "SELECT id, guild_id, channel_id FROM games WHERE view_channel_id IS NULL "
+            "AND guild_id IS NOT NULL AND id > ? ORDER BY id LIMIT ?",
+            (after, limit),
+        )
+        return [(int(r[0]), int(r[1]), int(r[2])) for r in rows]
+
+    async def set_view_channel(self, game_id: int, channel_id: int) -> None:
+        await self.run("UPDATE games SET view_channel_id = ? WHERE id = ?", (channel_id, game_id))
 
     async def _with_seats(self, row: Row) -> GameInfo:
         seats = await self.rows(
@@ -198,6 +250,7 @@ class Tx:
             turn_started_at=from_ms(row["turn_started_at"]),
             turn_deadline_s=row["turn_deadline_s"],
             rated=bool(row["rated"]),
+            view_channel_id=row["view_channel_id"],
             seats=tuple(
                 SeatInfo(
                     join_order=s["join_order"],
@@ -232,14 +285,17 @@ class Tx:
         options: dict[str, Any],
         max_players: int,
         now: datetime,
+        view_channel_id: int | None = None,
     ) -> int:
         ms = to_ms(now)
         return await self.insert(
-            "INSERT INTO games (guild_id, channel_id, host_id, status, options, max_players, "
-            "created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?) RETURNING id",
+            "INSERT INTO games (guild_id, channel_id, view_channel_id, host_id, status, options, "
+            "max_players, created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?) "
+            "RETURNING id",
             (
                 guild_id,
                 channel_id,
+                view_channel_id,
                 host_id,
                 json.dumps(options, separators=(",", ":"), sort_keys=True),
                 max_players,

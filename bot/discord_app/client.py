@@ -63,6 +63,7 @@ from .plan_panel import PlanButton, PlanSelect
 from .plans import PlanCommands
 from .replies import BoardSelect, LogPageButton
 from .results_message import ResultsButton
+from .sight import fill_view_channels
 from .translator import CatalogueTranslator
 from .turn_message import TurnButton
 
@@ -215,6 +216,15 @@ class AlhambraBot(BaseBot):
 
     async def on_ready(self) -> None:
         self.spawn(self._resume_computers())
+        self.spawn(self._fill_view_channels())
+
+    async def _fill_view_channels(self) -> None:
+        """Games stored before their view channel was get it now (`sight.fill_view_channels`),
+        those of this process's servers, so the archive and the counts show them to whoever may
+        see them."""
+        filled = await fill_view_channels(self, self.service, self.owns_guild)
+        if filled:
+            log.info("recorded the view channel of %d earlier games", filled)
 
     async def _resume_computers(self) -> None:
         """Computer players whose turn came while the bot was down play it now, and a turn left

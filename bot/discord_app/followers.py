@@ -26,9 +26,10 @@ from ..core.results import LoggedTurn
 from ..core.service import GameService
 from ..text import i18n
 from ..text.present import results_lines, told_lines
-from .context import BaseBot, bot_of, bounded, handling, note_game, reply, user_locale
+from .context import BaseBot, bot_of, bounded, handling, reply, user_locale
 from .dms import send_dm
 from .markup import button, inert, place_of, public_names
+from .sight import seen_game
 from .translator import T
 
 log = logging.getLogger("alhambra.follow")
@@ -75,15 +76,6 @@ def follow_button(game_id: int, locale: str, row: int | None = None) -> FollowBu
     return FollowButton(game_id, "ask", i18n.t(locale, "button.follow"), row)
 
 
-def of_this_server(interaction: discord.Interaction, game: GameInfo) -> GameInfo:
-    """Anyone in a server may follow its games, from any of its channels; a game of another
-    server (a forged id) is refused as if it did not exist."""
-    if interaction.guild_id is None or game.guild_id != interaction.guild_id:
-        raise NoGameHere(variant="unknown")
-    note_game(interaction, game.id, game.version)
-    return game
-
-
 async def game_thread(client: discord.Client, game: GameInfo) -> discord.Thread | None:
     """The thread the game is played in, or None when it is played in a channel."""
     channel = client.get_channel(game.channel_id)
@@ -98,7 +90,7 @@ async def game_thread(client: discord.Client, game: GameInfo) -> discord.Thread 
 async def offer_ways(interaction: discord.Interaction, game_id: int) -> None:
     """The Follow button's answer: the ways to follow this game, only to the one who asked."""
     bot = bot_of(interaction)
-    of_this_server(interaction, await bot.service.game(game_id))
+    await seen_game(interaction, await bot.service.game(game_id))
     game, following = await bot.service.following(game_id, interaction.user.id)
     locale = user_locale(interaction)
     ui = discord.ui.View(timeout=None)
@@ -113,7 +105,7 @@ async def offer_ways(interaction: discord.Interaction, game_id: int) -> None:
 
 async def start_following(interaction: discord.Interaction, game_id: int, how: str) -> None:
     bot = bot_of(interaction)
-    game = of_this_server(interaction, await bot.service.game(game_id))
+    game = await seen_game(interaction, await bot.service.game(game_id))
     thread = await game_thread(bot, game) if how == "thread" else None
     if how == "thread" and thread is None:
         raise FollowRefused(variant="not_thread")
@@ -138,7 +130,7 @@ async def stop_following(interaction: discord.Interaction, game_id: int) -> None
     bot = bot_of(interaction)
     game = await bot.service.game(game_id)
     if interaction.guild_id is not None:
-        of_this_server(interaction, game)
+        await seen_game(interaction, game)
     how = await bot.service.unfollow(game.id, interaction.user.id)
     if how == "thread":
         await _leave_thread(bot, game, interaction.user.id)

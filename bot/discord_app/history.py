@@ -8,7 +8,8 @@ disagreed with a player's moves, and `stats` is a player's record with a picture
 with `versus` two players' games together (a player may hide their record from others).
 Everything is shown in an answer only the asker sees, so stepping through a replay does not
 fill the channel: the public table, and to a player of the game their own hand as it was
-then (never anyone else's).
+then (never anyone else's). Only the games the asker could see are shown, listed or counted: a
+game of a channel they cannot view is "no such game" (`sight`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from discord.ext import commands
 from engine import Building, GameStarted
 
 from ..core.errors import GameNotStarted, GuildOnly, NoGameHere, NotAPlayer, StatsHidden, VersusSelf
-from ..core.records import GameInfo
 from ..core.results import ArchivedGame, ReplayStep
 from ..core.stats import HeadToHead, PlayerStats
 from ..text import i18n
@@ -34,7 +34,6 @@ from .context import (
     bot_of,
     bounded,
     handling,
-    note_game,
     redraw,
     reply,
     selected,
@@ -43,19 +42,11 @@ from .context import (
 )
 from .markup import button, inert
 from .pictures import TABLE_FILE, hand_file, review_file, scores_file, stats_file, table_file
+from .sight import seen_game, sight_of
 from .translator import T
 
 #: games listed by `games`
 ARCHIVE_SIZE = 10
-
-
-def in_this_server(interaction: discord.Interaction, game: GameInfo) -> GameInfo:
-    """Anyone in a server may look back at its games, from any of its channels; a game of
-    another server (a forged id) is refused as if it did not exist."""
-    if interaction.guild_id is None or game.guild_id != interaction.guild_id:
-        raise NoGameHere(variant="unknown")
-    note_game(interaction, game.id, game.version)
-    return game
 
 
 def replay_text(locale: str, step: ReplayStep) -> str:
@@ -83,7 +74,7 @@ async def show_replay(
     `turn`: a button was pressed, so its message changes."""
     locale = user_locale(interaction)
     service = bot_of(interaction).service
-    game = in_this_server(interaction, await service.game(game_id))
+    game = await seen_game(interaction, await service.game(game_id))
     if game.seed is None:
         raise GameNotStarted()
     await acknowledge(interaction, update=turn)  # checked: now the replay and its picture
@@ -126,7 +117,7 @@ async def show_sheet(interaction: discord.Interaction, game_id: int, step: int) 
     last round held in detail), as a new private answer beside the replay."""
     locale = user_locale(interaction)
     service = bot_of(interaction).service
-    game = in_this_server(interaction, await service.game(game_id))
+    game = await seen_game(interaction, await service.game(game_id))
     if game.seed is None:
         raise GameNotStarted()
     await acknowledge(interaction)
@@ -210,7 +201,7 @@ async def show_review(
     service = bot_of(interaction).service
     if game_id is None:
         game_id = (await shown_game(interaction)).id
-    game = in_this_server(interaction, await service.game(game_id))
+    game = await seen_game(interaction, await service.game(game_id))
     await service.finished_log(game.id)  # refused at once for a running game
     whose = player or interaction.user
     mine = game.seat_of(whose.id)
@@ -259,7 +250,11 @@ async def show_archive(
     if interaction.guild_id is None:
         raise GuildOnly()
     page = await bot_of(interaction).service.finished_games(
-        interaction.guild_id, user_id=user_id, limit=ARCHIVE_SIZE, offset=offset
+        interaction.guild_id,
+        user_id=user_id,
+        limit=ARCHIVE_SIZE,
+        offset=offset,
+        sight=sight_of(interaction),  # only the games of channels the asker can see
     )
     if user_id is None:
         title = i18n.t(locale, "archive.title")
@@ -500,9 +495,12 @@ class HistoryCommands(
             hidden = await service.stats_hidden(whose.id)
             if hidden and whose.id != me.id:
                 raise StatsHidden(variant="named", name=name)
+            sight = sight_of(interaction)  # only the games the asker could see
             await acknowledge(interaction)  # replaying the games takes a moment
-            record = await service.player_stats(whose.id, guild_id=guild_id)
+            record = await service.player_stats(whose.id, guild_id=guild_id, sight=sight)
             text = stats_text(locale, name, record, everywhere=everywhere)
+            if everywhere and whose.id != me.id:
+                text += f"\n{i18n.t(locale, 'stats.everywhere_seen')}"
             if hidden:
                 text += f"\n{i18n.t(locale, 'stats.is_hidden')}"
             if not record.games:
@@ -518,8 +516,9 @@ async def show_versus(
     other: discord.User | discord.Member,
     guild_id: int | None,
 ) -> None:
-    """`whose` against `other` over their finished games together: refused against oneself,
-    or when either keeps their record hidden and is not the one asking."""
+    """`whose` against `other` over their finished games together (those the asker could
+    see): refused against oneself, or when either keeps their record hidden and is not the one
+    asking."""
     locale = user_locale(interaction)
     service = bot_of(interaction).service
     if other.id == whose.id:
@@ -527,10 +526,14 @@ async def show_versus(
     for person in (whose, other):
         if person.id != interaction.user.id and await service.stats_hidden(person.id):
             raise StatsHidden(variant="named", name=inert(person.display_name))
+    sight = sight_of(interaction)  # only the games the asker could see
     await acknowledge(interaction)  # replaying the games takes a moment
-    record = await service.head_to_head(whose.id, other.id, guild_id=guild_id)
+    record = await service.head_to_head(whose.id, other.id, guild_id=guild_id, sight=sight)
     names = inert(whose.display_name), inert(other.display_name)
-    await reply(interaction, versus_text(locale, *names, record, everywhere=guild_id is None))
+    text = versus_text(locale, *names, record, everywhere=guild_id is None)
+    if guild_id is None and interaction.user.id not in (whose.id, other.id):
+        text += f"\n{i18n.t(locale, 'stats.everywhere_seen')}"
+    await reply(interaction, bounded(text))
 
 
 def _share(part: int, whole: int) -> int:

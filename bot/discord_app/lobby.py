@@ -46,6 +46,7 @@ from .context import (
 from .lobby_message import announce_start, lobby_embed, lobby_view, refresh_lobby
 from .markup import inert, jump_link, public_names
 from .pictures import POINTS_FILE, points_file, table_file
+from .sight import view_channel
 from .translator import T
 
 log = logging.getLogger("alhambra.lobby")
@@ -233,8 +234,15 @@ class LobbyCommands(commands.Cog):
         rules: DeadlineRules,
         rated: bool,
     ) -> GameInfo:
+        # who may look back at the game from elsewhere: who may view the command's channel,
+        # the parent of the game's new thread; or, for a game where the command was used, who
+        # may view that channel (a public thread's parent: `view_channel`)
+        view = interaction.channel_id
+        if channel_id == interaction.channel_id and interaction.channel is not None:
+            view = view_channel(interaction.channel)
         game = await self.bot.service.create_game(
             channel_id=channel_id,
+            view_channel_id=view,
             guild_id=interaction.guild_id,
             host_id=interaction.user.id,
             host_name=interaction.user.display_name,

@@ -39,7 +39,7 @@ from bot.core.errors import (
     Outdated,
     ServiceError,
 )
-from bot.core.records import DeadlineRules, GameInfo
+from bot.core.records import DeadlineRules, GameInfo, Sight
 from bot.core.service import GameService
 from bot.core.verify import verify_database
 from engine import (
@@ -412,6 +412,48 @@ async def test_the_archive_comes_in_pages(service: GameService, refused) -> None
     for bad in ({"offset": 1}, {"offset": -2}, {"limit": 0}, {"user_id": 2**63}):
         async with refused(InvalidRequest):
             await service.finished_games(7, **{"limit": 2, **bad})
+
+
+async def test_lists_and_counts_keep_to_the_games_the_asker_may_see(
+    service: GameService,
+) -> None:
+    """The archive, a record and a head-to-head count only what a `Sight` allows: the games
+    the asker sat in, and those of the server whose view channel (the game's own channel while
+    it is not known) is one they can view; paging and `more` follow the filtered list."""
+    rng = random.Random(13)
+    plain = await _played(service, 1, rng)  # a channel; view channel not known (an old row)
+    threaded = await _played(service, 2, rng)  # a public thread of channel 20
+    hidden = await _played(service, 3, rng)  # a channel the asker cannot view
+    await service.set_view_channel(threaded.id, 20)
+    await service.set_view_channel(hidden.id, 3)
+    away = await service.create_game(channel_id=1, host_id=HOST, host_name="Ann", guild_id=8)
+    await service.join(away.id, BOB, "Bob")
+    await service.start(away.id, HOST)
+    while not (await random_move(service, away.id, rng)).state.is_over:
+        pass  # played to its end in the other server
+
+    stranger = Sight(STRANGER, 7, frozenset({1, 20, 2}))
+    listed = await service.finished_games(7, limit=1, sight=stranger)
+    assert [e.game.id for e in listed.games] == [threaded.id] and listed.more
+    older = await service.finished_games(7, limit=1, offset=1, sight=stranger)
+    assert [e.game.id for e in older.games] == [plain.id] and not older.more
+    theirs = await service.finished_games(7, user_id=HOST, limit=10, sight=stranger)
+    assert [e.game.id for e in theirs.games] == [threaded.id, plain.id]
+    # the thread's own id is not enough once the view channel is known
+    assert (await service.finished_games(7, sight=Sight(STRANGER, 7, frozenset({2})))).games == []
+    assert (await service.finished_games(7, sight=Sight(STRANGER, 7, frozenset()))).games == []
+    mine = await service.finished_games(7, sight=Sight(BOB, 7, frozenset()))  # sat in them all
+    assert [e.game.id for e in mine.games] == [hidden.id, threaded.id, plain.id]
+
+    assert (await service.player_stats(HOST, guild_id=7, sight=stranger)).games == 2
+    assert (await service.player_stats(HOST, guild_id=7)).games == 3
+    assert (await service.player_stats(HOST, sight=stranger)).games == 2  # not the other server's
+    assert (await service.player_stats(HOST, sight=Sight(HOST, 7, frozenset()))).games == 4
+    assert (await service.head_to_head(HOST, BOB, guild_id=7, sight=stranger)).games == 2
+    assert (await service.head_to_head(HOST, BOB, sight=Sight(BOB, 7, frozenset({1})))).games == 4
+    assert (
+        await service.head_to_head(HOST, BOB, sight=Sight(STRANGER, 8, frozenset({1})))
+    ).games == 1
 
 
 async def test_a_replay_shows_the_asker_their_own_hand_only(service: GameService) -> None:

@@ -46,7 +46,7 @@ from engine import (
 from engine.ai import LEVELS, display_name
 
 from ..config import MAX_UNDO_WINDOW_S
-from . import metrics
+from ..ops import metrics
 from .clock import Clock, SystemClock, at_ms, to_ms
 from .db import Conflict
 from .errors import (
@@ -381,7 +381,7 @@ class GameService:
     ) -> ActResult:
         """The one pipeline of every move: who acts is a user (`user_id`), the computer player
         of a computer `seat`, or a stand-in for the human at `seat` (`stand_in`). Counted by
-        result for the operator (`core.metrics`)."""
+        result for the operator (`ops.metrics`)."""
         started = time.perf_counter()
         try:
             result = await self._apply(

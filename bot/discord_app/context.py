@@ -32,11 +32,11 @@ import discord
 from discord.ext import commands
 
 from ..config import Settings
-from ..core import logs
 from ..core.errors import GuildOnly, NoGameHere, ServiceError
 from ..core.records import GameInfo
 from ..core.results import ViewResult
 from ..core.service import GameService
+from ..ops import logs
 from ..text import i18n
 from ..text.present import error_text
 from ..turns.flow import TurnFlow

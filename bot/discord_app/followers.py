@@ -19,11 +19,11 @@ from discord.ext import commands
 
 from engine import Game
 
-from ..core import metrics
 from ..core.errors import FollowRefused, NoGameHere
 from ..core.records import GameInfo
 from ..core.results import LoggedTurn
 from ..core.service import GameService
+from ..ops import metrics
 from ..text import i18n
 from ..text.present import results_lines, told_lines
 from .context import BaseBot, bot_of, bounded, handling, reply, user_locale

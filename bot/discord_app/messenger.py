@@ -10,10 +10,10 @@ from typing import Any
 
 import discord
 
-from ..core import metrics
 from ..core.plans import PlanReport
 from ..core.records import GameInfo, SeatInfo
 from ..core.service import GameService
+from ..ops import metrics
 from ..text import i18n
 from ..text.plans import report_lines
 from ..text.present import money_lines, player_names, since_last_turn

@@ -1,6 +1,6 @@
 """The bot as an operator sees it: /metrics, /healthz and /readyz on `ALHAMBRA_METRICS_PORT`.
 
-- `/metrics`: Prometheus' text format (`core.metrics`), plus what only the adapter can see,
+- `/metrics`: Prometheus' text format (`ops.metrics`), plus what only the adapter can see,
   sampled here: event-loop lag, gateway latency per shard, open games; and Discord's HTTP 429
   and 5xx answers, counted by an aiohttp trace on discord.py's own session (`http_trace`).
 - `/healthz`: 200 while the database answers and the gateway is connected (every shard, for a
@@ -28,7 +28,7 @@ import discord
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-from ..core import metrics
+from ..ops import metrics
 from .context import BaseBot
 
 log = logging.getLogger("alhambra.observe")

@@ -20,8 +20,9 @@ from engine import Action, Event, Options, SeatView
 from engine.ai import Advice, Player, advise, make_player
 from engine.ai.review import Review, review_game
 
-from ..core import metrics, workers
+from ..core import workers
 from ..core.service import GameService
+from ..ops import metrics
 
 
 def player_seed(game_seed: int | None, seat: int) -> int:

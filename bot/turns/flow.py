@@ -17,7 +17,6 @@ from typing import Any
 
 from engine import Action, EndTurn, Skip
 
-from ..core import logs, metrics
 from ..core.errors import (
     GameOver,
     IllegalMove,
@@ -30,6 +29,7 @@ from ..core.plans import PlanReport, PlanStep, next_step, skipped_rules
 from ..core.records import TimerRow
 from ..core.results import ActResult
 from ..core.service import GameService
+from ..ops import logs, metrics
 from .computers import decide
 from .ports import Announcer, Messenger, Spawn, Wake
 from .reminders import Reminders

@@ -28,9 +28,9 @@ import socket
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import timedelta
 
-from ..core import logs, metrics
 from ..core.records import TimerKind, TimerRow
 from ..core.service import GameService
+from ..ops import logs, metrics
 
 log = logging.getLogger("alhambra.timers")
 

@@ -21,12 +21,12 @@ from sentry_sdk.transport import Transport
 from service_helpers import add_timer
 
 from bot.config import ConfigError, load_settings
-from bot.core import errors_reporting, logs
 from bot.core.clock import ManualClock
 from bot.core.errors import NotYourTurn
 from bot.core.records import TimerRow
 from bot.core.service import GameService
 from bot.discord_app.context import handling, note_game
+from bot.ops import errors_reporting, logs
 from bot.turns.timers import TimerDispatcher
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -109,7 +109,7 @@ async def test_health_says_what_is_wrong(sim, run_bot, make_bot) -> None:
 async def test_discords_rate_limits_and_server_errors_are_counted(sim, run_bot, make_bot) -> None:
     """discord.py retries 429s and 5xx by itself, so the bot's code never sees them: the trace
     on its HTTP session counts them for the operator."""
-    from bot.core import metrics
+    from bot.ops import metrics
 
     def count(status: str) -> float:
         return metrics.DISCORD_HTTP_ERRORS.labels(status)._value.get()

@@ -14,8 +14,6 @@ game of a channel they cannot view is "no such game" (`sight`).
 
 from __future__ import annotations
 
-import re
-
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -28,6 +26,7 @@ from ..core.stats import HeadToHead, PlayerStats
 from ..text import i18n
 from ..text.present import log_paragraphs, player_names, results_lines, review_lines, start_lines
 from ..turns import computers
+from .components import GameItem
 from .context import (
     BaseBot,
     acknowledge,
@@ -133,24 +132,15 @@ async def show_sheet(interaction: discord.Interaction, game_id: int, step: int) 
 
 
 class SheetButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"alh:rs:(?P<game>\d{1,18}):(?P<step>\d{1,4})",
+    GameItem[discord.ui.Button[discord.ui.View]],
+    custom_id="alh:rs:{game_id}:{step}",
+    step=r"\d{1,4}",
 ):
     """The score sheet at a replay's step, in an answer of its own."""
 
     def __init__(self, game_id: int, step: int, label: str = "…") -> None:
         self.game_id, self.step = game_id, step
-        super().__init__(button(f"alh:rs:{game_id}:{step}", label, row=1))
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Button[discord.ui.View],
-        match: re.Match[str],
-        /,
-    ) -> SheetButton:
-        return cls(int(match["game"]), int(match["step"]))
+        super().__init__(button(self.custom_id_for(game_id=game_id, step=step), label, row=1))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with handling(interaction, "replay:scores"):
@@ -158,8 +148,10 @@ class SheetButton(
 
 
 class ReplayButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"alh:r:(?P<game>\d{1,18}):(?P<step>\d{1,4}):(?P<slot>\d)",
+    GameItem[discord.ui.Button[discord.ui.View]],
+    custom_id="alh:r:{game_id}:{step}:{slot}",
+    step=r"\d{1,4}",
+    slot=r"\d",
 ):
     """Steps a replay to another turn: the custom id names the game and the step (and which of
     the four buttons it is, as Discord wants the ids of a message to differ)."""
@@ -174,17 +166,11 @@ class ReplayButton(
         slot: int = 0,
     ) -> None:
         self.game_id, self.step = game_id, step
-        super().__init__(button(f"alh:r:{game_id}:{step}:{slot}", label, disabled=disabled))
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Button[discord.ui.View],
-        match: re.Match[str],
-        /,
-    ) -> ReplayButton:
-        return cls(int(match["game"]), int(match["step"]), slot=int(match["slot"]))
+        super().__init__(
+            button(
+                self.custom_id_for(game_id=game_id, step=step, slot=slot), label, disabled=disabled
+            )
+        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with handling(interaction, "replay:step"):
@@ -312,8 +298,9 @@ def archive_choice(locale: str, entry: ArchivedGame) -> str:
 
 
 class OpenGameSelect(
-    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
-    template=r"alh:ag:(?P<offset>0|[1-9]\d{0,6})",
+    GameItem[discord.ui.Select[discord.ui.View]],
+    custom_id="alh:ag:{offset}",
+    offset=r"0|[1-9]\d{0,6}",
 ):
     """Opens one of a page's games: its replay at the end (the results, the score sheet a
     button away), in an answer of its own. The game named is checked to be this server's."""
@@ -326,7 +313,7 @@ class OpenGameSelect(
     ) -> None:
         self.offset = offset
         select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
-            custom_id=f"alh:ag:{offset}",
+            custom_id=self.custom_id_for(offset=offset),
             placeholder=placeholder[:150],
             options=[
                 discord.SelectOption(label=label[:100], value=str(entry.game.id))
@@ -336,16 +323,6 @@ class OpenGameSelect(
             row=2,
         )
         super().__init__(select)
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Select[discord.ui.View],
-        match: re.Match[str],
-        /,
-    ) -> OpenGameSelect:
-        return cls(int(match["offset"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with handling(interaction, "games:open"):
@@ -357,8 +334,10 @@ class OpenGameSelect(
 
 
 class ArchiveButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"alh:a:(?P<offset>0|[1-9]\d{0,6}):(?P<user>0|[1-9]\d{0,18})",
+    GameItem[discord.ui.Button[discord.ui.View]],
+    custom_id="alh:a:{offset}:{user_id}",
+    offset=r"0|[1-9]\d{0,6}",
+    user_id=r"0|[1-9]\d{0,18}",
 ):
     """Turns the archive to another page: the custom id names the page's offset (games
     before it) and whose games are listed (a user id, 0 for the whole server). The server is
@@ -368,17 +347,9 @@ class ArchiveButton(
         self, offset: int, user_id: int, label: str = "…", *, disabled: bool = False
     ) -> None:
         self.offset, self.user_id = offset, user_id
-        super().__init__(button(f"alh:a:{offset}:{user_id}", label, disabled=disabled))
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Button[discord.ui.View],
-        match: re.Match[str],
-        /,
-    ) -> ArchiveButton:
-        return cls(int(match["offset"]), int(match["user"]))
+        super().__init__(
+            button(self.custom_id_for(offset=offset, user_id=user_id), label, disabled=disabled)
+        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with handling(interaction, "games:page"):

@@ -3,7 +3,6 @@ parsing both share. Opened by a button under one's hand and under "Your turn is 
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 import discord
@@ -29,6 +28,7 @@ from ..text.present import (
     read_number,
     the_building,
 )
+from .components import GameItem
 from .context import (
     bot_of,
     bounded,
@@ -96,8 +96,9 @@ _STEP = r"m|p\d{1,3}|q\d{1,3}-[A-Za-z0-9+]{2,40}"
 
 
 class PlanButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"alh:pb:(?P<game>\d{1,18}):(?P<op>open|back|drop|cancel)",
+    GameItem[discord.ui.Button[discord.ui.View]],
+    custom_id="alh:pb:{game_id}:{op}",
+    op="open|back|drop|cancel",
 ):
     """`open` (under one's hand, and when one's turn is over) opens the panel; `back` returns
     to its first menu; `drop` removes the plan's last rule; `cancel` the whole plan."""
@@ -105,17 +106,7 @@ class PlanButton(
     def __init__(self, game_id: int, op: str, label: str = "…") -> None:
         self.game_id, self.op = game_id, op
         style = discord.ButtonStyle.danger if op == "cancel" else discord.ButtonStyle.secondary
-        super().__init__(button(f"alh:pb:{game_id}:{op}", label, style=style))
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Button[discord.ui.View],
-        match: re.Match[str],
-        /,
-    ) -> PlanButton:
-        return cls(int(match["game"]), match["op"])
+        super().__init__(button(self.custom_id_for(game_id=game_id, op=op), label, style=style))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with handling(interaction, f"plan:{self.op}"):
@@ -136,30 +127,21 @@ def _drop_last(plan: Plan) -> Plan:
 
 
 class PlanSelect(
-    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
-    template=rf"alh:ps:(?P<game>\d{{1,18}}):(?P<step>{_STEP})",
+    GameItem[discord.ui.Select[discord.ui.View]],
+    custom_id="alh:ps:{game_id}:{step}",
+    step=_STEP,
 ):
     def __init__(
         self, game_id: int, step: str, placeholder: str = "…", options: Choices | None = None
     ) -> None:
         self.game_id, self.step = game_id, step
         select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
-            custom_id=f"alh:ps:{game_id}:{step}",
+            custom_id=self.custom_id_for(game_id=game_id, step=step),
             placeholder=placeholder[:150],
             options=[discord.SelectOption(label=c.name[:100], value=c.value) for c in options or []]
             or [discord.SelectOption(label="…", value="back")],
         )
         super().__init__(select)
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Select[discord.ui.View],
-        match: re.Match[str],
-        /,
-    ) -> PlanSelect:
-        return cls(int(match["game"]), match["step"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with handling(interaction, "plan:menu"):

@@ -24,9 +24,9 @@ from ..core.records import GameInfo
 from ..core.results import LoggedTurn
 from ..core.service import GameService
 from ..text import i18n
-from ..text.present import results_lines, told_lines
+from ..text.present import bounded, results_lines, told_lines
 from .components import GameItem
-from .context import BaseBot, bot_of, bounded, handling, reply, user_locale
+from .context import BaseBot, bot_of, handling, reply, user_locale
 from .dms import send_dm
 from .markup import button, inert, place_of, public_names
 from .sight import seen_game

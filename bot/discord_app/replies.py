@@ -8,12 +8,11 @@ import discord
 
 from ..core.errors import InvalidRequest, NotAPlayer
 from ..text import i18n
-from ..text.present import cards_text, log_paragraphs, pages_of, player_names
+from ..text.present import bounded, cards_text, log_paragraphs, pages_of, player_names
 from .components import GameItem
 from .context import (
     acknowledge,
     bot_of,
-    bounded,
     handling,
     here,
     my_view,

@@ -38,7 +38,7 @@ from ..core.results import ViewResult
 from ..core.services import Services
 from ..ops import logs
 from ..text import i18n
-from ..text.present import error_text
+from ..text.present import bounded, error_text
 from ..turns.flow import TurnFlow
 from ..turns.reminders import Reminders
 from ..turns.timers import TimerDispatcher
@@ -123,15 +123,6 @@ class BaseBot(commands.Bot):
             await asyncio.sleep(0.01)
             if self._quiet.is_set() and not self._tasks:
                 return
-
-
-#: Discord refuses a message whose text is longer.
-MESSAGE_LIMIT = 2000
-
-
-def bounded(text: str, limit: int = MESSAGE_LIMIT) -> str:
-    """`text` cut to fit a message, with an ellipsis where it was cut."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _log_failure(task: asyncio.Task[None]) -> None:

@@ -10,8 +10,7 @@ Who follows is stored (`People.follow`); how they are reached is this module's.
 from __future__ import annotations
 
 import logging
-import re
-from typing import Literal, cast
+from typing import Literal
 
 import discord
 from discord import app_commands
@@ -25,8 +24,9 @@ from ..core.results import LoggedTurn
 from ..core.services import Services
 from ..ops import metrics
 from ..text import i18n
-from ..text.present import results_lines, told_lines
-from .context import BaseBot, bot_of, bounded, handling, reply, user_locale
+from ..text.present import bounded, results_lines, told_lines
+from .components import GameItem
+from .context import BaseBot, bot_of, handling, reply, user_locale
 from .dms import send_dm
 from .markup import button, inert, place_of, public_names
 from .sight import seen_game
@@ -39,8 +39,9 @@ FollowOp = Literal["ask", "dm", "thread", "stop"]
 
 
 class FollowButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"alh:f:(?P<game>\d{1,18}):(?P<op>ask|dm|thread|stop)",
+    GameItem[discord.ui.Button[discord.ui.View]],
+    custom_id="alh:f:{game_id}:{op}",
+    op="ask|dm|thread|stop",
 ):
     """On the lobby and turn messages (`ask`), in the choice it opens (`dm`, `thread`, `stop`)
     and under every DM a follower gets (`stop`). The custom id names the game; who follows is
@@ -50,17 +51,7 @@ class FollowButton(
         self, game_id: int, op: FollowOp, label: str = "…", row: int | None = None
     ) -> None:
         self.game_id, self.op = game_id, op
-        super().__init__(button(f"alh:f:{game_id}:{op}", label, row=row))
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Button[discord.ui.View],
-        match: re.Match[str],
-        /,
-    ) -> FollowButton:
-        return cls(int(match["game"]), cast(FollowOp, match["op"]))
+        super().__init__(button(self.custom_id_for(game_id=game_id, op=op), label, row=row))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with handling(interaction, f"follow:{self.op}"):

@@ -30,11 +30,10 @@ from ..core.records import (
 )
 from ..core.services import check_new_game, clean_name
 from ..text import i18n
-from ..text.present import leaders_line, player_name, player_names, points_table
+from ..text.present import bounded, leaders_line, player_name, player_names, points_table
 from .context import (
     BaseBot,
     acknowledge,
-    bounded,
     channel_id_of,
     channel_locale,
     current_game,

@@ -8,8 +8,7 @@ was drawn for, so they keep working after a restart without any view kept in mem
 from __future__ import annotations
 
 import logging
-import re
-from typing import Literal, cast
+from typing import Literal
 
 import discord
 
@@ -20,6 +19,7 @@ from ..core.results import StartResult
 from ..text import i18n
 from ..text.present import computer_name, level_name, start_lines
 from ..turns.reminders import notice_for
+from .components import GameItem
 from .context import BaseBot, bot_of, channel_locale, handling, here
 from .followers import follow_button
 from .markup import public_names
@@ -96,8 +96,9 @@ def closed_embed(game: GameInfo, locale: str, key: str) -> discord.Embed:
 
 
 class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"alh:lobby:(?P<game>\d{1,18}):(?P<version>\d{1,18}):(?P<op>join|leave|start)",
+    GameItem[discord.ui.Button[discord.ui.View]],
+    custom_id="alh:lobby:{game_id}:{version}:{op}",
+    op="join|leave|start",
 ):
     """One lobby button; what it does is `lobby_button_clicked`."""
 
@@ -113,20 +114,9 @@ class LobbyButton(
             discord.ui.Button(
                 label=label or op.title(),
                 style=self.STYLES[op],
-                custom_id=f"alh:lobby:{game_id}:{version}:{op}",
+                custom_id=self.custom_id_for(game_id=game_id, version=version, op=op),
             )
         )
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Button[discord.ui.View],
-        match: re.Match[str],
-        /,
-    ) -> LobbyButton:
-        # the template admits only the three operations
-        return cls(int(match["game"]), int(match["version"]), cast(LobbyOp, match["op"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await lobby_button_clicked(interaction, self.game_id, self.op)

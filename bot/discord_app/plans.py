@@ -20,6 +20,7 @@ from engine import TILES, SeatView, minimal_payments
 from ..core.errors import PlanRefused
 from ..core.plans import MAX_RULES, Plan, PlanChange, PlanRule
 from ..text import i18n
+from ..text.plan_menus import MAX_CHOICES, bad_code, read_otherwise, read_place, read_tile
 from ..text.plans import plan_lines
 from ..text.present import (
     CodeError,
@@ -33,8 +34,9 @@ from ..text.present import (
     read_number,
 )
 from .context import BaseBot, bot_of, current_game, handling, reply, user_locale
-from .plan_panel import MAX_CHOICES, Choices, bad_code, read_otherwise, read_place, read_tile
 from .translator import T
+
+Choices = list[app_commands.Choice[str]]
 
 
 @app_commands.guild_only()

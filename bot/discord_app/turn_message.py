@@ -7,9 +7,8 @@ a button on any message but the game's current turn message answers "no longer c
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from typing import Literal, cast
+from typing import Literal
 
 import discord
 
@@ -19,6 +18,7 @@ from ..core.errors import Outdated
 from ..core.records import GameInfo
 from ..text import i18n
 from ..text.present import leaders_line, player_names, table_lines
+from .components import GameItem
 from .context import acknowledge, bot_of, handling, here, note_game, reply, user_locale
 from .followers import follow_button
 from .markup import mention_of, pinging, public_names
@@ -34,11 +34,9 @@ PLAY_OPS: tuple[TurnOp, ...] = ("take", "buy", "redesign", "place")
 
 
 class TurnButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=(
-        r"alh:t:(?P<game>\d{1,18}):(?P<version>\d{1,18})"
-        r":(?P<op>take|buy|redesign|place|hand|board|log)"
-    ),
+    GameItem[discord.ui.Button[discord.ui.View]],
+    custom_id="alh:t:{game_id}:{version}:{op}",
+    op="take|buy|redesign|place|hand|board|log",
 ):
     STYLES: dict[str, discord.ButtonStyle] = {
         "take": discord.ButtonStyle.primary,
@@ -53,21 +51,10 @@ class TurnButton(
             discord.ui.Button(
                 label=label or op,
                 style=self.STYLES.get(op, discord.ButtonStyle.secondary),
-                custom_id=f"alh:t:{game_id}:{version}:{op}",
+                custom_id=self.custom_id_for(game_id=game_id, version=version, op=op),
                 row=0 if op in PLAY_OPS else 1,
             )
         )
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Button[discord.ui.View],
-        match: re.Match[str],
-        /,
-    ) -> TurnButton:
-        # the template admits only the known operations
-        return cls(int(match["game"]), int(match["version"]), cast(TurnOp, match["op"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await turn_button_clicked(interaction, self.game_id, self.op)

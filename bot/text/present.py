@@ -793,3 +793,12 @@ def leaders_line(locale: str, names: Sequence[str], view: SeatView) -> str:
     if not parts:
         return ""
     return i18n.t(locale, "leaders.line", round=held.round_no, types=" · ".join(parts))
+
+
+#: Discord refuses a message whose text is longer.
+MESSAGE_LIMIT = 2000
+
+
+def bounded(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """`text` cut to fit a message, with an ellipsis where it was cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"

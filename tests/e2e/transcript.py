@@ -547,6 +547,8 @@ async def panel_turn(play: Hands, user: User, turn_message: Message, undo: bool)
 
 
 async def panel_decision(play: Hands, user: User, panel: Message, action: Action, view) -> None:
+    """Make `action` in the open panel as a person reads it: the button or option with its
+    label if shown, else the menu on the way to it (`_route`), the next page, or Back."""
     label = action_label(LOCALE, action, view)
     if isinstance(action, EndTurn):
         label = t(LOCALE, "action.end_turn")
@@ -641,7 +643,11 @@ async def play_game(sim: FakeDiscord, db_path: Path) -> tuple[Recorder, int]:
     recorder = Recorder(sim)
 
     def factory() -> AlhambraBot:
-        return AlhambraBot(settings, clock=clock, seed_source=lambda: SEED)
+        bot = AlhambraBot(settings, clock=clock, seed_source=lambda: SEED)
+        # the minute's sweep of waiting games changes nothing users see, but on a slow machine
+        # it would run in the middle of some step: kept out of the way
+        bot.sweep_every_s = 10**6
+        return bot
 
     async with running_bot(sim, factory) as bot:
         play = Hands(sim, bot, recorder, db_path)

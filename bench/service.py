@@ -1,7 +1,7 @@
 """Benchmark of the game service on a SQLite file: throughput, latency and storage.
 
     python bench/service.py [--games 1000] [--actions 5000] [--finished 10]
-                            [--synchronous FULL NORMAL]
+                            [--synchronous FULL NORMAL] [--floor]
 
 1. Stores `--games` started games (2-4 players) in a fresh database file.
 2. Plays `--actions` random legal actions through `Play.act`, each on a random game,
@@ -13,6 +13,19 @@ disk before `act` returns, so it survives a power cut) costs one fsync per move,
 figure a measure of the disk; NORMAL survives any crash of the process (the kill test) but may
 lose the last moves on a power cut.
 Targets: >= 500 actions/s, p99 < 20 ms, < 100 KB per finished game.
+
+With `--floor`, each sync mode's step 2 is followed by the bare transaction floor on the same
+file, the same connection set-up (aiosqlite, WAL, the sync mode, foreign keys, busy timeout:
+`SqliteDatabase.open`) and the same games: per move one explicit transaction, `BEGIN
+IMMEDIATE; UPDATE games SET version = version + 1, snapshot = <the game's own snapshot> WHERE
+id = ? AND version = ?; INSERT INTO actions (28 bytes of JSON); COMMIT` (four round trips to
+aiosqlite's thread, nothing else), every other move after the two SELECTs `act` makes first
+(the game's row, its seats), so that both floors meet the same disk and load. A floor's speed is
+moves / the sum of their latencies. It prints `act()/floor`: the service's actions per second
+over the floor's, for the whole loop (the bench's own `legal_actions()` and choice included)
+and for `act` alone (the sum of its latencies). The performance review's goal is act() >= 1/4
+of the bare FULL floor. `--floor` works with the default run (`--synchronous FULL NORMAL`),
+not with `--db`.
 
 Several processes on one database (the scale-out setting):
 
@@ -31,19 +44,43 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import random
 import sqlite3
 import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.core.clock import SystemClock, to_ms
+from bot.core.db.sqlite import SqliteDatabase
 from bot.core.services import Services
 from bot.core.store import Store
 from engine import Game, Undo
+
+#: what the floor writes as an action: 28 bytes of JSON, the size of a typical move
+FLOOR_ACTION = json.dumps({"kind": "take", "cards": [12]}, separators=(",", ":"))
+
+
+@dataclass
+class Speed:
+    """Moves per second and latency of one run (act's, or the floor's transaction)."""
+
+    per_s: float  # whole loop
+    alone_per_s: float  # the measured call alone: moves / the sum of their latencies
+    p50_ms: float
+    p99_ms: float
+
+
+def _speed(count: int, wall: float, latencies: list[float]) -> Speed:
+    ms = sorted(x * 1000 for x in latencies)
+    return Speed(
+        count / wall, count / sum(latencies), statistics.median(ms), ms[int(len(ms) * 0.99)]
+    )
 
 
 async def _start(services: Services, channel: int, players: int) -> tuple[int, Game]:
@@ -81,7 +118,7 @@ async def _remember_seats(services: Services, game_id: int) -> None:
 
 async def throughput(
     folder: Path, games: int, actions: int, rng: random.Random, synchronous: str
-) -> None:
+) -> Speed:
     print(f"--- PRAGMA synchronous = {synchronous}")
     path = folder / f"bench-{synchronous}.sqlite3"
     store = await Store.open(path, synchronous=synchronous)  # type: ignore[arg-type]
@@ -110,14 +147,72 @@ async def throughput(
             live[game_id] = (state, version)
     wall = time.perf_counter() - t0
     await store.close()
-    latencies.sort()
-    ms = [x * 1000 for x in latencies]
+    ms = sorted(x * 1000 for x in latencies)
     print(f"{actions} random legal actions over {games} games ({finished} finished):")
     print(f"  throughput     {actions / wall:8.0f} actions/s (whole loop, one process)")
     print(
         f"  act latency    p50 {statistics.median(ms):.2f} ms   "
         f"p99 {ms[int(len(ms) * 0.99)]:.2f} ms   max {ms[-1]:.2f} ms"
     )
+    return _speed(actions, wall, latencies)
+
+
+async def floor(
+    path: Path, actions: int, rng: random.Random, synchronous: str
+) -> tuple[Speed, Speed]:
+    """The bare transaction of a move on the games of `path` (see the module's docstring),
+    alone and after act()'s two reads, alternating move by move so that both meet the same
+    disk and the same load; returns (bare, with the reads)."""
+    db = await SqliteDatabase.open(path, synchronous=synchronous)  # type: ignore[arg-type]
+    conn = db.conn
+    rows = await conn.execute_fetchall(
+        "SELECT id, version, snapshot FROM games WHERE status = 'active'"
+    )
+    games = {int(r[0]): [int(r[1]), str(r[2])] for r in rows}
+    ids = list(games)
+    latencies: tuple[list[float], list[float]] = ([], [])
+    now = to_ms(SystemClock().now())
+    for move in range(2 * actions):
+        game_id = rng.choice(ids)
+        version, snapshot = games[game_id]
+        reads = move % 2 == 1
+        started = time.perf_counter()
+        if reads:  # what act() reads before its transaction: the game's row, its seats
+            await conn.execute_fetchall("SELECT * FROM games WHERE id = ?", (game_id,))
+            await conn.execute_fetchall("SELECT * FROM seats WHERE game_id = ?", (game_id,))
+        await conn.execute("BEGIN IMMEDIATE")
+        await conn.execute(
+            "UPDATE games SET version = version + 1, snapshot = ?, updated_at = ? "
+            "WHERE id = ? AND version = ?",
+            (snapshot, now, game_id, version),
+        )
+        await conn.execute(
+            "INSERT INTO actions (game_id, seq, seat, user_id, action, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, version + 1, 0, None, FLOOR_ACTION, now),
+        )
+        await conn.execute("COMMIT")
+        latencies[reads].append(time.perf_counter() - started)
+        games[game_id][0] = version + 1
+    await db.close()
+    size = statistics.mean(len(s) for _, s in games.values())
+    speeds = tuple(_speed(len(lat), sum(lat), lat) for lat in latencies)
+    for name, speed in zip(("bare floor", "floor + 2 reads"), speeds, strict=True):
+        print(
+            f"  {name:15s}{speed.per_s:6.0f} transactions/s   p50 {speed.p50_ms:.2f} ms   "
+            f"p99 {speed.p99_ms:.2f} ms"
+        )
+    print(f"  (the floor wrote the games' own snapshots: {size:,.0f} bytes on average)")
+    return speeds[0], speeds[1]
+
+
+def ratios(act: Speed, bare: Speed, with_reads: Speed) -> None:
+    """act() against the floors: the share of the floor's speed the service reaches."""
+    for name, base in (("bare floor", bare), ("floor + 2 reads", with_reads)):
+        print(
+            f"  act()/{name:15s} {act.per_s / base.per_s:5.2f} (whole loop)   "
+            f"{act.alone_per_s / base.alone_per_s:5.2f} (act alone)"
+        )
 
 
 async def storage(folder: Path, count: int, rng: random.Random) -> None:
@@ -238,6 +333,11 @@ async def main() -> None:
         "or a postgresql:// address",
     )
     parser.add_argument("--processes", type=int, nargs="+", default=[1, 2, 4])
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="after each sync mode, the bare transaction floor on the same file, and act()/floor",
+    )
     args = parser.parse_args()
     rng = random.Random(args.seed)
     if args.db:
@@ -246,7 +346,11 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         for mode in args.synchronous:
-            await throughput(folder, args.games, args.actions, random.Random(args.seed), mode)
+            act = await throughput(folder, args.games, args.actions, random.Random(args.seed), mode)
+            if args.floor:
+                path = folder / f"bench-{mode}.sqlite3"
+                bare, reads = await floor(path, args.actions, random.Random(args.seed), mode)
+                ratios(act, bare, reads)
         await storage(folder, args.finished, rng)
 
 

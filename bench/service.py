@@ -4,7 +4,7 @@
                             [--synchronous FULL NORMAL] [--floor]
 
 1. Stores `--games` started games (2-4 players) in a fresh database file.
-2. Plays `--actions` random legal actions through `GameService.act`, each on a random game,
+2. Plays `--actions` random legal actions through `Play.act`, each on a random game,
    in one process: actions per second, and the p50/p99 latency of `act` alone.
 3. In another fresh file, plays `--finished` 4-player games to the end and reports the bytes
    each finished game takes in the database (after a checkpoint and VACUUM).
@@ -58,7 +58,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.core.clock import SystemClock, to_ms
 from bot.core.db.sqlite import SqliteDatabase
-from bot.core.service import GameService
+from bot.core.services import Services
 from bot.core.store import Store
 from engine import Game, Undo
 
@@ -83,17 +83,17 @@ def _speed(count: int, wall: float, latencies: list[float]) -> Speed:
     )
 
 
-async def _start(service: GameService, channel: int, players: int) -> tuple[int, Game]:
+async def _start(services: Services, channel: int, players: int) -> tuple[int, Game]:
     host = channel * 10
-    game = await service.create_game(channel_id=channel, host_id=host, host_name="P0")
+    game = await services.lobby.create_game(channel_id=channel, host_id=host, host_name="P0")
     for i in range(1, players):
-        await service.join(game.id, host + i, f"P{i}")
-    result = await service.start(game.id, host)
+        await services.lobby.join(game.id, host + i, f"P{i}")
+    result = await services.lobby.start(game.id, host)
     return result.game.id, result.state
 
 
 async def _move(
-    service: GameService, game_id: int, state: Game, version: int, rng: random.Random
+    services: Services, game_id: int, state: Game, version: int, rng: random.Random
 ) -> tuple[float, Game, int, bool]:
     """One random legal act for whoever is to play; returns (seconds in act, state, version,
     finished)."""
@@ -103,7 +103,7 @@ async def _move(
     move = rng.choice(legal)
     user = _users[game_id][info_seat]
     t0 = time.perf_counter()
-    result = await service.act(game_id, user, move, version)
+    result = await services.play.act(game_id, user, move, version)
     elapsed = time.perf_counter() - t0
     return elapsed, result.state, result.version, result.state.is_over
 
@@ -111,8 +111,8 @@ async def _move(
 _users: dict[int, dict[int, int]] = {}
 
 
-async def _remember_seats(service: GameService, game_id: int) -> None:
-    info = await service.game(game_id)
+async def _remember_seats(services: Services, game_id: int) -> None:
+    info = await services.lobby.game(game_id)
     _users[game_id] = {s.seat: s.user_id for s in info.seats}  # type: ignore[misc]
 
 
@@ -122,12 +122,12 @@ async def throughput(
     print(f"--- PRAGMA synchronous = {synchronous}")
     path = folder / f"bench-{synchronous}.sqlite3"
     store = await Store.open(path, synchronous=synchronous)  # type: ignore[arg-type]
-    service = GameService(store)
+    services = Services.build(store)
     t0 = time.perf_counter()
     live: dict[int, tuple[Game, int]] = {}
     for channel in range(1, games + 1):
-        game_id, state = await _start(service, channel, rng.randint(2, 4))
-        await _remember_seats(service, game_id)
+        game_id, state = await _start(services, channel, rng.randint(2, 4))
+        await _remember_seats(services, game_id)
         live[game_id] = (state, 0)
     print(f"stored {games} started games in {time.perf_counter() - t0:.1f} s")
 
@@ -138,7 +138,7 @@ async def throughput(
     for _ in range(actions):
         game_id = rng.choice(ids)
         state, version = live[game_id]
-        elapsed, state, version, over = await _move(service, game_id, state, version, rng)
+        elapsed, state, version, over = await _move(services, game_id, state, version, rng)
         latencies.append(elapsed)
         if over:
             finished += 1
@@ -221,14 +221,14 @@ async def storage(folder: Path, count: int, rng: random.Random) -> None:
     await store.close()
     empty = _compacted_size(path)
     store = await Store.open(path)
-    service = GameService(store)
+    services = Services.build(store)
     actions = 0
     for channel in range(1, count + 1):
-        game_id, state = await _start(service, channel, 4)
-        await _remember_seats(service, game_id)
+        game_id, state = await _start(services, channel, 4)
+        await _remember_seats(services, game_id)
         version, over = 0, False
         while not over:
-            _, state, version, over = await _move(service, game_id, state, version, rng)
+            _, state, version, over = await _move(services, game_id, state, version, rng)
         actions += version
     await store.close()
     size = _compacted_size(path)
@@ -259,13 +259,13 @@ async def _play_share(target: str, game_ids: list[int], actions: int, seed: int)
     """One process's share: `actions` random moves over its own games; the act latencies."""
     rng = random.Random(seed)
     store = await Store.open(target)
-    service = GameService(store)
+    services = Services.build(store)
     live: dict[int, tuple[Game, int]] = {}
     for game_id in game_ids:
-        await _remember_seats(service, game_id)
+        await _remember_seats(services, game_id)
         async with store.read() as tx:
             snapshot = await tx.snapshot(game_id)
-        info = await service.game(game_id)
+        info = await services.lobby.game(game_id)
         assert snapshot is not None
         live[game_id] = (Game.from_json(snapshot), info.version)
     ids = list(live)
@@ -275,7 +275,7 @@ async def _play_share(target: str, game_ids: list[int], actions: int, seed: int)
             break
         game_id = rng.choice(ids)
         state, version = live[game_id]
-        elapsed, state, version, over = await _move(service, game_id, state, version, rng)
+        elapsed, state, version, over = await _move(services, game_id, state, version, rng)
         latencies.append(elapsed)
         if over:
             ids.remove(game_id)
@@ -297,10 +297,10 @@ async def processes(target: str, label: str, games: int, actions: int, counts: l
     print(f"--- {label}: {games} games, {actions} actions per run, one move at a time per process")
     for count in counts:
         store = await Store.open(target)
-        service = GameService(store)
+        services = Services.build(store)
         rng = random.Random(count)
         first = 10_000 * count
-        ids = [(await _start(service, first + c, rng.randint(2, 4)))[0] for c in range(games)]
+        ids = [(await _start(services, first + c, rng.randint(2, 4)))[0] for c in range(games)]
         await store.close()
         shares = [(target, ids[i::count], actions // count, 100 + i) for i in range(count)]
         with multiprocessing.get_context("spawn").Pool(count) as pool:

@@ -44,7 +44,7 @@ Printed per click: transactions (read / write / autocommit), statements (BEGIN, 
 ROLLBACK not included: add two per read or write transaction for the round trips), and the
 turn's total. With `--why`, every transaction in the order it began, with its statements and
 where it was opened: the first frame above the store and the drivers (`module:function`, the
-use case, mostly a `GameService` method) and the frame that called into that module (who
+use case, mostly a method of one of the services) and the frame that called into that module (who
 wanted it), from the Python stack at the moment of its `BEGIN`. That list is where re-reads
 show: the same use case opened again and again by one click.
 
@@ -99,7 +99,7 @@ AWAY = timedelta(minutes=10)
 #: frames of these files are the machinery between a use case and the database
 _PLUMBING = (
     str(ROOT / "bot" / "core" / "db") + "/",
-    str(ROOT / "bot" / "core" / "store.py"),
+    str(ROOT / "bot" / "core" / "store") + "/",
     str(Path(__file__).resolve()),
     "/contextlib.py",
     "/asyncio/",
@@ -347,7 +347,7 @@ class Turns:
     async def to_play(self) -> User:
         """The person whose turn it is (asked before the clicks are counted)."""
         assert self.thread is not None
-        player = (await self.bot.service.game_in_channel(self.thread.id)).current_player
+        player = (await self.bot.services.lobby.game_in_channel(self.thread.id)).current_player
         found = next((p for p in self.people if player and p.id == player.user_id), None)
         assert found is not None, f"a person is to play, not {player}"
         return found
@@ -355,7 +355,7 @@ class Turns:
     async def next_is_computer(self) -> bool:
         """Whether a computer player moves right after the person to play now."""
         assert self.thread is not None
-        game = await self.bot.service.game_in_channel(self.thread.id)
+        game = await self.bot.services.lobby.game_in_channel(self.thread.id)
         seats = sorted(game.seats, key=lambda s: s.seat or 0)
         now = next(i for i, s in enumerate(seats) if s.seat == game.current_seat)
         return seats[(now + 1) % len(seats)].kind != "human"

@@ -1,7 +1,7 @@
 """`python -m bot play`: a game of Alhambra in the terminal, no Discord needed.
 
 It is the bot without Discord, not a second game: the lobby, every move and the computer
-players go through the same `GameService` and SQLite store as the bot (a temporary database
+players go through the same services and SQLite store as the bot (a temporary database
 unless `--db` is given, in which case an unfinished game there is resumed), every move goes
 through the same turn flow (`bot/turns/flow.py`, with the terminal as its announcer), the menus
 are the bot's private panel (`bot/text/menus.py`) numbered instead of clicked, and the words come
@@ -32,7 +32,7 @@ from engine.ai import LEVELS
 from ..core.errors import DatabaseError, ServiceError
 from ..core.records import GameInfo, SeatInfo
 from ..core.results import ActResult
-from ..core.service import MAX_PLAYERS, MIN_PLAYERS, GameService, clean_name
+from ..core.services import MAX_PLAYERS, MIN_PLAYERS, Services, clean_name
 from ..core.store import Store
 from ..text import i18n
 from ..text.menus import Choice, PanelSpec, build_panel, default_focus, panel_picture
@@ -261,18 +261,18 @@ class OfflineGame:
 
     def __init__(
         self,
-        service: GameService,
+        services: Services,
         run: Runs,
         console: Console,
         *,
         locale: str,
         out_dir: Path,
     ) -> None:
-        self.service = service
+        self.services = services
         self._run = run
         self.console = console
         self.announcer = ConsoleAnnouncer(console)
-        self.flow = TurnFlow(service, self.announcer)
+        self.flow = TurnFlow(services, self.announcer)
         self.locale = locale
         self.labels = i18n.image_labels(locale)  # the pictures' words, in the game's language
         self.out_dir = out_dir
@@ -291,25 +291,25 @@ class OfflineGame:
         """The unfinished offline game of this database, if any (a lobby left by a crash at
         set-up is closed instead: its players are not known any more)."""
         try:
-            game = self.wait(self.service.game_in_channel(OFFLINE_CHANNEL))
+            game = self.wait(self.services.lobby.game_in_channel(OFFLINE_CHANNEL))
         except ServiceError:
             return None
         if game.status == "lobby":
-            self.wait(self.service.abandon(game.id, game.host_id))
+            self.wait(self.services.lobby.abandon(game.id, game.host_id))
             return None
         return game
 
     def abandon_open(self) -> None:
         game = self.resume()
         if game is not None:
-            self.wait(self.service.abandon(game.id, game.host_id))
+            self.wait(self.services.lobby.abandon(game.id, game.host_id))
             self.console.say(self.t("offline.abandoned_open", id=game.id))
 
     def create(self, plans: Sequence[SeatPlan], options: dict[str, Any]) -> GameInfo:
         humans = [p for p in plans if p.level is None]
         host = FIRST_USER
         game = self.wait(
-            self.service.create_game(
+            self.services.lobby.create_game(
                 channel_id=OFFLINE_CHANNEL,
                 host_id=host,
                 host_name=humans[0].name or self.t("offline.you"),
@@ -319,24 +319,24 @@ class OfflineGame:
         )
         for offset, plan in enumerate(humans[1:], start=1):
             name = plan.name or self.t("offline.player", n=offset + 1)
-            self.wait(self.service.join(game.id, host + offset, name))
+            self.wait(self.services.lobby.join(game.id, host + offset, name))
         for plan in plans:
             if plan.level is not None:
-                self.wait(self.service.add_computer(game.id, host, plan.level))
-        started = self.wait(self.service.start(game.id, host))
+                self.wait(self.services.lobby.add_computer(game.id, host, plan.level))
+        started = self.wait(self.services.lobby.start(game.id, host))
         return started.game
 
     # --- playing -------------------------------------------------------------------------------
 
     def play(self, game: GameInfo) -> int:
         """Play to the end; 0 when the game finished."""
-        setup = self.wait(self.service.log(game.id)).setup
+        setup = self.wait(self.services.play.log(game.id)).setup
         started = next(e for e in setup if isinstance(e, GameStarted))
         for line in start_lines(self.locale, player_names(self.locale, game), started):
             self.console.say(line)
         self.console.say(self.t("offline.pictures", path=self.out_dir))
         while True:
-            game = self.wait(self.service.game(game.id))
+            game = self.wait(self.services.lobby.game(game.id))
             if game.status != "active" or game.current_seat is None:
                 break
             current = game.at_seat(game.current_seat)
@@ -371,7 +371,7 @@ class OfflineGame:
         self._last_human = user
         if self.wait(self.flow.finish_automatic_turn(game.id, self.locale)) is not None:
             return  # resumed after a stop between a move and its automatic end of turn
-        viewed = self.wait(self.service.view(game.id, user))
+        viewed = self.wait(self.services.play.view(game.id, user))
         view = viewed.view
         names = player_names(self.locale, game)
         self._show_turn(game, view, current, names)
@@ -479,7 +479,7 @@ class OfflineGame:
         if game.status != "finished":
             self.console.say(self.t("offline.abandoned", id=game.id))
             return
-        viewed = self.wait(self.service.view(game.id, None))
+        viewed = self.wait(self.services.play.view(game.id, None))
         names = player_names(self.locale, game)
         self.console.say()
         self.console.say(self.t("results.title"))
@@ -567,8 +567,8 @@ def run_play(
                 print(f"play: {exc}", file=sys.stderr)
                 return 2
             seed = args.seed
-            service = GameService(store, seed_source=None if seed is None else lambda: seed)
-            session = OfflineGame(service, runner.run, console, locale=args.lang, out_dir=out_dir)
+            services = Services.build(store, seed_source=None if seed is None else lambda: seed)
+            session = OfflineGame(services, runner.run, console, locale=args.lang, out_dir=out_dir)
             try:
                 return _session(session, console, args, plan)
             except Quit:
@@ -599,6 +599,8 @@ def _session(
     for seat in game.seats:  # the people here are offline users: the flag is their setting
         if seat.user_id is not None:
             session.wait(
-                session.service.update_settings(seat.user_id, auto_end_turn=not args.confirm)
+                session.services.people.update_settings(
+                    seat.user_id, auto_end_turn=not args.confirm
+                )
             )
     return session.play(game)

@@ -12,7 +12,7 @@ from engine import ScoringHeld
 
 from ..core.records import GameInfo
 from ..core.results import ActResult, LoggedTurn
-from ..core.service import GameService
+from ..core.services import Services
 from ..text import i18n
 from ..text.present import hints_line, player_names, results_lines, told_lines, untold
 from ..turns.ports import Spawn
@@ -29,9 +29,9 @@ log = logging.getLogger("alhambra.play")
 class ChannelAnnouncer:
     """Posts in the game's channel through `client`; the old turn message loses its buttons."""
 
-    def __init__(self, client: discord.Client, service: GameService, spawn: Spawn) -> None:
+    def __init__(self, client: discord.Client, services: Services, spawn: Spawn) -> None:
         self.client = client
-        self.service = service
+        self.services = services
         self._spawn = spawn
 
     async def turn_over(self, result: ActResult, locale: str) -> None:
@@ -45,7 +45,7 @@ class ChannelAnnouncer:
         """Tell the server's owner, once per channel, that the bot may not post there."""
         key = f"told-owner:{game.channel_id}"
         guild = self.client.get_guild(game.guild_id) if game.guild_id else None
-        if guild is None or guild.owner_id is None or await self.service.meta(key):
+        if guild is None or guild.owner_id is None or await self.services.people.meta(key):
             return
         server, channel = place_of(self.client, game)
         text = i18n.t(locale, "notify.no_permission", server=inert(server), channel=inert(channel))
@@ -55,7 +55,7 @@ class ChannelAnnouncer:
         except discord.HTTPException:
             log.warning("could not tell the owner of server %s about channel %s", guild.id, channel)
             return
-        await self.service.set_meta(key, str(game.id))
+        await self.services.people.set_meta(key, str(game.id))
 
     async def _turn_over(self, result: ActResult, locale: str) -> None:
         """Post what the channel has not been told, and the next person's turn message.
@@ -71,10 +71,10 @@ class ChannelAnnouncer:
         scoring = any(isinstance(e, ScoringHeld) for e in end)
         next_player = game.current_player if not state.is_over else None
         computer_next = next_player is not None and next_player.is_computer
-        previous = await self.service.message_ref(game.id, "turn")
+        previous = await self.services.people.message_ref(game.id, "turn")
         if computer_next and not scoring:
             if previous is not None:  # nobody may act on it while the computers play
-                await self.service.forget_message(game.id, "turn")
+                await self.services.people.forget_message(game.id, "turn")
                 self._spawn(retire(self.client, previous))
             return
         turns = await self._untold(result)
@@ -84,7 +84,7 @@ class ChannelAnnouncer:
             if state.is_over:
                 lines += ["", f"**{i18n.t(locale, 'results.title')}**"]
                 lines += results_lines(locale, names, public)
-                hints = await self.service.hints_of_game(game.id)
+                hints = await self.services.play.hints_of_game(game.id)
                 if hints:  # the game's statistics: who asked the computer for help
                     lines.append(hints_line(locale, names, hints))
             # the results offer the finished game's score sheet, log and boards
@@ -97,7 +97,7 @@ class ChannelAnnouncer:
             files = [sheet]
             if state.is_over:  # and every Alhambra growing, turn by turn
                 try:
-                    growth = await self.service.growth(game.id)
+                    growth = await self.services.archive.growth(game.id)
                     files.append(await growth_file(growth, player_names(locale, game), locale))
                 except Exception:  # a nicety: it never holds the results back
                     log.exception("the growth animation of game %s failed", game.id)
@@ -109,11 +109,11 @@ class ChannelAnnouncer:
             )
             intro = None
         if state.is_over or computer_next:  # nobody may act on the old one meanwhile
-            await self.service.forget_message(game.id, "turn")
+            await self.services.people.forget_message(game.id, "turn")
         else:
             ping = next_player is None or next_player.user_id is None
             if next_player is not None and next_player.user_id is not None:
-                notice = await notice_for(self.service, game.id, next_player.user_id)
+                notice = await notice_for(self.services, game.id, next_player.user_id)
                 ping = notice.mention
             message = await turn_message(game, state, locale, intro=intro or None, ping=ping)
             sent = await channel.send(
@@ -123,13 +123,13 @@ class ChannelAnnouncer:
                 view=message.view,
                 allowed_mentions=message.allowed_mentions,
             )
-            await self.service.remember_message(game.id, "turn", game.channel_id, sent.id)
+            await self.services.people.remember_message(game.id, "turn", game.channel_id, sent.id)
             told = sent
         if previous is not None:  # cosmetic, and Discord may retry it for seconds: background
             self._spawn(retire(self.client, previous))
         # the game's followers read what the channel was just told, each in their DMs
         link = jump_link(game.guild_id, game.channel_id, told.id)
-        self._spawn(tell_followers(self.client, self.service, game, turns, state, link))
+        self._spawn(tell_followers(self.client, self.services, game, turns, state, link))
 
     async def _untold(self, result: ActResult) -> list[LoggedTurn]:
         """The turns to tell now: the one that just ended, and any computer players' turns
@@ -144,7 +144,7 @@ class ChannelAnnouncer:
         if not result.seat.is_computer:
             return [this]  # a person's turn starts right after the channel was told
         computers = {s.seat for s in game.seats if s.is_computer and s.seat is not None}
-        return untold((await self.service.log(game.id)).turns(), computers) or [this]
+        return untold((await self.services.play.log(game.id)).turns(), computers) or [this]
 
     async def notice(
         self, game: GameInfo, locale: str, key: str, *, mention: int | None = None, **params: object

@@ -4,7 +4,7 @@ A watcher chooses how: by DM (each time the channel is told about the game, they
 public summary, in their own language, with a button to stop), or in the game's thread (the
 bot adds them to it, and Discord tells them of new messages as it does for any thread they are
 in). Everything a follower gets is what the channel reads: never a hand, never a private panel.
-Who follows is stored (`GameService.follow`); how they are reached is this module's.
+Who follows is stored (`People.follow`); how they are reached is this module's.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from discord.ext import commands
 
 from engine import Game
 
-from ..core import metrics
 from ..core.errors import FollowRefused, NoGameHere
 from ..core.records import GameInfo
 from ..core.results import LoggedTurn
-from ..core.service import GameService
+from ..core.services import Services
+from ..ops import metrics
 from ..text import i18n
 from ..text.present import bounded, results_lines, told_lines
 from .components import GameItem
@@ -81,8 +81,8 @@ async def game_thread(client: discord.Client, game: GameInfo) -> discord.Thread 
 async def offer_ways(interaction: discord.Interaction, game_id: int) -> None:
     """The Follow button's answer: the ways to follow this game, only to the one who asked."""
     bot = bot_of(interaction)
-    await seen_game(interaction, await bot.service.game(game_id))
-    game, following = await bot.service.following(game_id, interaction.user.id)
+    await seen_game(interaction, await bot.services.lobby.game(game_id))
+    game, following = await bot.services.people.following(game_id, interaction.user.id)
     locale = user_locale(interaction)
     ui = discord.ui.View(timeout=None)
     ui.add_item(FollowButton(game.id, "dm", i18n.t(locale, "button.follow_dm")))
@@ -96,18 +96,18 @@ async def offer_ways(interaction: discord.Interaction, game_id: int) -> None:
 
 async def start_following(interaction: discord.Interaction, game_id: int, how: str) -> None:
     bot = bot_of(interaction)
-    game = await seen_game(interaction, await bot.service.game(game_id))
+    game = await seen_game(interaction, await bot.services.lobby.game(game_id))
     thread = await game_thread(bot, game) if how == "thread" else None
     if how == "thread" and thread is None:
         raise FollowRefused(variant="not_thread")
-    _, before = await bot.service.following(game.id, interaction.user.id)
-    await bot.service.follow(game.id, interaction.user.id, how)  # checks the way too
+    _, before = await bot.services.people.following(game.id, interaction.user.id)
+    await bot.services.people.follow(game.id, interaction.user.id, how)  # checks the way too
     if thread is not None:
         try:
             await thread.add_user(discord.Object(interaction.user.id))
         except discord.HTTPException:
             log.warning("could not add user %s to thread %s", interaction.user.id, thread.id)
-            await bot.service.unfollow(game.id, interaction.user.id)
+            await bot.services.people.unfollow(game.id, interaction.user.id)
             raise FollowRefused(variant="thread_refused") from None
     elif before == "thread":  # from the thread to DMs: leave the thread the bot put them in
         await _leave_thread(bot, game, interaction.user.id)
@@ -119,10 +119,10 @@ async def stop_following(interaction: discord.Interaction, game_id: int) -> None
     """Stop following: from the game's server or from a follower's DM (whoever presses it stops
     only their own following)."""
     bot = bot_of(interaction)
-    game = await bot.service.game(game_id)
+    game = await bot.services.lobby.game(game_id)
     if interaction.guild_id is not None:
         await seen_game(interaction, game)
-    how = await bot.service.unfollow(game.id, interaction.user.id)
+    how = await bot.services.people.unfollow(game.id, interaction.user.id)
     if how == "thread":
         await _leave_thread(bot, game, interaction.user.id)
     await reply(interaction, i18n.t(user_locale(interaction), "follow.stopped", game=game.id))
@@ -140,7 +140,7 @@ async def _leave_thread(client: discord.Client, game: GameInfo, user_id: int) ->
 
 async def tell_followers(
     client: discord.Client,
-    service: GameService,
+    services: Services,
     game: GameInfo,
     turns: list[LoggedTurn],
     state: Game,
@@ -148,13 +148,13 @@ async def tell_followers(
 ) -> None:
     """DM each follower by DM what the channel was just told about these turns (and the
     results, when the game is over), in their own language: public words only."""
-    followers = [user for user, how in await service.followers(game.id) if how == "dm"]
+    followers = [user for user, how in await services.people.followers(game.id) if how == "dm"]
     if not followers:
         return
-    fallback = await service.game_locale(game.id)
+    fallback = await services.people.game_locale(game.id)
     server, channel = place_of(client, game)
     for user_id in followers:
-        locale = (await service.settings(user_id)).dm_locale(fallback)
+        locale = (await services.people.settings(user_id)).dm_locale(fallback)
         names = public_names(game, locale)
         lines = [
             i18n.t(
@@ -203,7 +203,7 @@ class FollowCommands(commands.Cog):
                 channel = interaction.channel_id
                 if interaction.guild_id is None or channel is None:
                     raise NoGameHere()
-                game_id = (await self.bot.service.game_to_show(channel)).id
+                game_id = (await self.bot.services.lobby.game_to_show(channel)).id
             else:
                 game_id = game
             if how == "stop":

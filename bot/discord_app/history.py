@@ -51,12 +51,12 @@ async def show_replay(
     """A game after its `step`-th turn (the last if None), with buttons to step through it;
     `turn`: a button was pressed, so its message changes."""
     locale = user_locale(interaction)
-    service = bot_of(interaction).service
-    game = await seen_game(interaction, await service.game(game_id))
+    services = bot_of(interaction).services
+    game = await seen_game(interaction, await services.lobby.game(game_id))
     if game.seed is None:
         raise GameNotStarted()
     await acknowledge(interaction, update=turn)  # checked: now the replay and its picture
-    shown = await service.replay(game.id, step, user_id=interaction.user.id)
+    shown = await services.archive.replay(game.id, step, user_id=interaction.user.id)
     pictures = [await table_file(shown.view, player_names(locale, game), locale)]
     embed: discord.Embed | None = None
     if shown.own is not None and shown.seat is not None:  # the asker's own hand, never another's
@@ -94,12 +94,12 @@ async def show_sheet(interaction: discord.Interaction, game_id: int, step: int) 
     """The score sheet of a game of this server as it stood after its `step`-th turn (the
     last round held in detail), as a new private answer beside the replay."""
     locale = user_locale(interaction)
-    service = bot_of(interaction).service
-    game = await seen_game(interaction, await service.game(game_id))
+    services = bot_of(interaction).services
+    game = await seen_game(interaction, await services.lobby.game(game_id))
     if game.seed is None:
         raise GameNotStarted()
     await acknowledge(interaction)
-    shown = await service.replay(game.id, step)
+    shown = await services.archive.replay(game.id, step)
     held = shown.view.scoring_rounds
     sheet = await scores_file(
         shown.view,
@@ -163,11 +163,11 @@ async def show_review(
     finished game of this server: text and a bar chart, only to the asker. Everything in it is
     what the table saw (the actions, and hands the public log shows to everyone)."""
     locale = user_locale(interaction)
-    service = bot_of(interaction).service
+    services = bot_of(interaction).services
     if game_id is None:
         game_id = (await shown_game(interaction)).id
-    game = await seen_game(interaction, await service.game(game_id))
-    await service.finished_log(game.id)  # refused at once for a running game
+    game = await seen_game(interaction, await services.lobby.game(game_id))
+    await services.play.finished_log(game.id)  # refused at once for a running game
     whose = player or interaction.user
     mine = game.seat_of(whose.id)
     if mine is None or mine.seat is None:
@@ -175,7 +175,7 @@ async def show_review(
             raise NotAPlayer()
         raise NotAPlayer(variant="review", name=inert(whose.display_name))
     await acknowledge(interaction)  # the replay and the look-ahead take a second or two
-    done, turns = await computers.review(service, game.id, mine.seat)
+    done, turns = await computers.review(services, game.id, mine.seat)
     name = player_names(locale, game)[mine.seat]
     text = "\n".join(review_lines(locale, game.id, name, done))
     picture = await review_file(done, name, turns, locale)
@@ -198,7 +198,7 @@ async def show_archive(
     locale = user_locale(interaction)
     if interaction.guild_id is None:
         raise GuildOnly()
-    page = await bot_of(interaction).service.finished_games(
+    page = await bot_of(interaction).services.archive.finished_games(
         interaction.guild_id,
         user_id=user_id,
         limit=ARCHIVE_SIZE,
@@ -369,7 +369,7 @@ class HistoryCommands(
         async with handling(interaction, "leaderboard"):
             locale = user_locale(interaction)
             assert interaction.guild_id is not None
-            board = await bot_of(interaction).service.leaderboard(interaction.guild_id)
+            board = await bot_of(interaction).services.archive.leaderboard(interaction.guild_id)
             title = f"**{i18n.t(locale, 'leaderboard.title')}**"
             if not board:
                 await reply(interaction, f"{title}\n{i18n.t(locale, 'leaderboard.empty')}")
@@ -405,10 +405,10 @@ class HistoryCommands(
     ) -> None:
         async with handling(interaction, "stats"):
             locale = user_locale(interaction)
-            service = bot_of(interaction).service
+            services = bot_of(interaction).services
             me = interaction.user
             if hide is not None:  # about one's own record only, whoever else was named
-                await service.set_stats_hidden(me.id, hide)
+                await services.people.set_stats_hidden(me.id, hide)
                 await reply(
                     interaction, i18n.t(locale, "stats.hidden_now" if hide else "stats.shown_now")
                 )
@@ -419,12 +419,12 @@ class HistoryCommands(
             if versus is not None:
                 await show_versus(interaction, whose, versus, guild_id)
                 return
-            hidden = await service.stats_hidden(whose.id)
+            hidden = await services.people.stats_hidden(whose.id)
             if hidden and whose.id != me.id:
                 raise StatsHidden(variant="named", name=name)
             sight = sight_of(interaction)  # only the games the asker could see
             await acknowledge(interaction)  # replaying the games takes a moment
-            record = await service.player_stats(whose.id, guild_id=guild_id, sight=sight)
+            record = await services.archive.player_stats(whose.id, guild_id=guild_id, sight=sight)
             text = stats_text(locale, name, record, everywhere=everywhere)
             if everywhere and whose.id != me.id:
                 text += f"\n{i18n.t(locale, 'stats.everywhere_seen')}"
@@ -447,15 +447,15 @@ async def show_versus(
     see): refused against oneself, or when either keeps their record hidden and is not the one
     asking."""
     locale = user_locale(interaction)
-    service = bot_of(interaction).service
+    services = bot_of(interaction).services
     if other.id == whose.id:
         raise VersusSelf()
     for person in (whose, other):
-        if person.id != interaction.user.id and await service.stats_hidden(person.id):
+        if person.id != interaction.user.id and await services.people.stats_hidden(person.id):
             raise StatsHidden(variant="named", name=inert(person.display_name))
     sight = sight_of(interaction)  # only the games the asker could see
     await acknowledge(interaction)  # replaying the games takes a moment
-    record = await service.head_to_head(whose.id, other.id, guild_id=guild_id, sight=sight)
+    record = await services.archive.head_to_head(whose.id, other.id, guild_id=guild_id, sight=sight)
     names = inert(whose.display_name), inert(other.display_name)
     text = versus_text(locale, *names, record, everywhere=guild_id is None)
     if guild_id is None and interaction.user.id not in (whose.id, other.id):

@@ -135,8 +135,8 @@ async def refresh_lobby(
 ) -> None:
     """Redraw the lobby message of a game (after a join or leave by command, a start, an
     abandon). A lobby message someone deleted is simply forgotten."""
-    service = bot.service
-    ref = await service.message_ref(game.id, "lobby")
+    services = bot.services
+    ref = await services.people.message_ref(game.id, "lobby")
     if ref is None:
         return
     channel_id, message_id = ref
@@ -145,11 +145,11 @@ async def refresh_lobby(
         if closed:
             await message.edit(embed=closed_embed(game, locale, closed), view=None)
         else:
-            rules = await service.deadline_rules(game.id)
+            rules = await services.schedule.deadline_rules(game.id)
             embed = lobby_embed(game, locale, rules)
             await message.edit(embed=embed, view=lobby_view(game, locale))
     except discord.NotFound:
-        await service.forget_message(game.id, "lobby")
+        await services.people.forget_message(game.id, "lobby")
     except discord.HTTPException:
         log.warning("could not update the lobby message of game %s", game.id)
 
@@ -164,7 +164,7 @@ async def announce_start(interaction: discord.Interaction, started: StartResult)
     first = game.current_player
     ping = first is not None and first.user_id is not None
     if first is not None and first.user_id is not None:
-        ping = (await notice_for(bot.service, game.id, first.user_id)).mention
+        ping = (await notice_for(bot.services, game.id, first.user_id)).mention
     message = await turn_message(game, started.state, locale, intro=intro, ping=ping)
     try:
         sent = await interaction.followup.send(
@@ -176,7 +176,7 @@ async def announce_start(interaction: discord.Interaction, started: StartResult)
             wait=True,
         )
         if message.for_person:  # a computer opening the game is told in the next turn message
-            await bot.service.remember_message(game.id, "turn", sent.channel.id, sent.id)
+            await bot.services.people.remember_message(game.id, "turn", sent.channel.id, sent.id)
     except discord.HTTPException:  # the game has started all the same: it must not stall
         log.exception("could not post the first turn message of game %s", game.id)
     await bot.flow.game_started(game.id, locale)
@@ -184,23 +184,23 @@ async def announce_start(interaction: discord.Interaction, started: StartResult)
 
 async def lobby_button_clicked(interaction: discord.Interaction, game_id: int, op: LobbyOp) -> None:
     async with handling(interaction, f"lobby:{op}"):
-        service = bot_of(interaction).service
-        here(interaction, await service.game(game_id))
+        services = bot_of(interaction).services
+        here(interaction, await services.lobby.game(game_id))
         locale = channel_locale(interaction)
         user = interaction.user
         if op == "join":
-            game = await service.join(game_id, user.id, user.display_name)
+            game = await services.lobby.join(game_id, user.id, user.display_name)
         elif op == "leave":
-            game = await service.leave(game_id, user.id)
+            game = await services.lobby.leave(game_id, user.id)
         else:
-            started = await service.start(game_id, user.id)
+            started = await services.lobby.start(game_id, user.id)
             await interaction.response.edit_message(
                 embed=closed_embed(started.game, locale, "lobby.started"), view=None
             )
             await announce_start(interaction, started)
             return
         if game.status == "lobby":
-            rules = await service.deadline_rules(game_id)
+            rules = await services.schedule.deadline_rules(game_id)
             await interaction.response.edit_message(
                 embed=lobby_embed(game, locale, rules), view=lobby_view(game, locale)
             )

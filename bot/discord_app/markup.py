@@ -8,7 +8,7 @@ from datetime import datetime
 import discord
 
 from ..core.records import GameInfo
-from ..core.service import GameService
+from ..core.services import Services
 from ..text.present import player_name, player_names
 
 
@@ -22,9 +22,9 @@ def jump_link(guild_id: int | None, channel_id: int, message_id: int | None = No
     return f"https://discord.com/channels/{where}" + (f"/{message_id}" if message_id else "")
 
 
-async def turn_link(service: GameService, game: GameInfo) -> str:
+async def turn_link(services: Services, game: GameInfo) -> str:
     """A link to the game's current turn message (its channel if there is none)."""
-    ref = await service.message_ref(game.id, "turn")
+    ref = await services.people.message_ref(game.id, "turn")
     if ref is None:
         return jump_link(game.guild_id, game.channel_id)
     return jump_link(game.guild_id, ref[0], ref[1])

@@ -10,10 +10,10 @@ from typing import Any
 
 import discord
 
-from ..core import metrics
 from ..core.plans import PlanReport
 from ..core.records import GameInfo, SeatInfo
-from ..core.service import GameService
+from ..core.services import Services
+from ..ops import metrics
 from ..text import i18n
 from ..text.plans import report_lines
 from ..text.present import money_lines, player_names, since_last_turn
@@ -26,9 +26,9 @@ log = logging.getLogger("alhambra.notify")
 
 
 class DiscordMessenger:
-    def __init__(self, client: discord.Client, service: GameService) -> None:
+    def __init__(self, client: discord.Client, services: Services) -> None:
         self.client = client
-        self.service = service
+        self.services = services
 
     async def turn_dm(
         self, game: GameInfo, player: SeatInfo, locale: str, deadline: datetime | None
@@ -37,16 +37,16 @@ class DiscordMessenger:
         of it), what happened since their last turn, and their hand: what they plan a turn
         from that the channel does not show them (the table is in the turn message)."""
         assert player.user_id is not None and player.seat is not None
-        service = self.service
+        services = self.services
         server, channel = place_of(self.client, game)
-        link = await turn_link(service, game)
+        link = await turn_link(services, game)
         lines = [i18n.t(locale, "notify.turn", server=server, channel=channel, link=link)]
         if deadline is not None:
             lines.append(i18n.t(locale, "notify.deadline", when=stamp(deadline)))
-        viewed = await service.view(game.id, player.user_id)
+        viewed = await services.play.view(game.id, player.user_id)
         lines += money_lines(locale, viewed.view, market=not viewed.view.final_placement)
         names = player_names(locale, game)
-        since = since_last_turn(locale, names, await service.log(game.id), player.seat)
+        since = since_last_turn(locale, names, await services.play.log(game.id), player.seat)
         if since:
             lines += ["", f"**{i18n.t(locale, 'notify.since')}**", *since]
         return await self._dm(
@@ -56,13 +56,13 @@ class DiscordMessenger:
         )
 
     async def reminder(self, user_id: int, games: list[GameInfo]) -> Delivery:
-        settings = await self.service.settings(user_id)
-        locale = settings.dm_locale(await self.service.game_locale(games[0].id))
+        settings = await self.services.people.settings(user_id)
+        locale = settings.dm_locale(await self.services.people.game_locale(games[0].id))
         lines = [i18n.t(locale, "notify.reminder", count=len(games))]
         for game in games:
             server, channel = place_of(self.client, game)
             since = game.turn_started_at or game.updated_at
-            link = await turn_link(self.service, game)
+            link = await turn_link(self.services, game)
             lines.append(
                 i18n.t(
                     locale,
@@ -76,8 +76,8 @@ class DiscordMessenger:
         return await self._dm(user_id, content="\n".join(lines)[:2000])
 
     async def nudge(self, game: GameInfo, user_id: int) -> bool:
-        locale = await self.service.game_locale(game.id)
-        link = await turn_link(self.service, game)
+        locale = await self.services.people.game_locale(game.id)
+        link = await turn_link(self.services, game)
         text = i18n.t(locale, "notify.nudge", mention=f"<@{user_id}>", link=link)
         try:
             channel = self.client.get_partial_messageable(game.channel_id)
@@ -91,9 +91,9 @@ class DiscordMessenger:
         self, game: GameInfo, player: SeatInfo, report: PlanReport, locale: str
     ) -> Delivery:
         assert player.user_id is not None
-        locale = (await self.service.settings(player.user_id)).dm_locale(locale)
+        locale = (await self.services.people.settings(player.user_id)).dm_locale(locale)
         lines = report_lines(locale, game.id, report)
-        lines.append(await turn_link(self.service, game))
+        lines.append(await turn_link(self.services, game))
         return await self._dm(player.user_id, content="\n".join(lines)[:2000])
 
     async def _dm(self, user_id: int, **message: Any) -> Delivery:

@@ -149,7 +149,7 @@ async def _held(interaction: discord.Interaction, game_id: int, view: SeatView) 
     """When the turn on show ends by itself, if it waits for its undo window."""
     if view.phase != "confirm":
         return None
-    return await bot_of(interaction).service.held_until(game_id)
+    return await bot_of(interaction).services.schedule.held_until(game_id)
 
 
 async def open_panel(interaction: discord.Interaction, game_id: int, focus: str) -> None:
@@ -170,11 +170,11 @@ async def show_hint(
     """What `level` (`hard` unless the player asked another) would do for the user now, and
     why: only to them, only at their decision in a running unrated game (refused at once
     otherwise, as a level a hint cannot come from is), and recorded."""
-    service = bot_of(interaction).service
+    services = bot_of(interaction).services
     await my_view(interaction, game_id)  # this channel's game
-    await service.hint_view(game_id, interaction.user.id, level)  # refusals answer at once
+    await services.play.hint_view(game_id, interaction.user.id, level)  # refusals answer at once
     await acknowledge(interaction)  # the level thinks in a worker: up to a second or two
-    given = await computers.hint(service, game_id, interaction.user.id, level)
+    given = await computers.hint(services, game_id, interaction.user.id, level)
     locale = user_locale(interaction)
     await reply(interaction, hint_text(locale, given.advice, given.view, given.used))
 

@@ -44,7 +44,7 @@ from .markup import button
 # A private message redrawn in place. Its menu is at one step: `m` (what to add: a building of the
 # market, or what to do otherwise), `p<tile>` (which cards of the hand pay for it), `q<tile>`
 # with the payment in the value (where it goes). Every step is drawn from the player's own view;
-# every change goes through `GameService.change_plan`, which checks it again.
+# every change goes through `Play.change_plan`, which checks it again.
 
 #: a step of the panel's menu, as its custom id carries it
 _STEP = r"m|p\d{1,3}|q\d{1,3}-[A-Za-z0-9+]{2,40}"
@@ -152,17 +152,17 @@ async def plan_panel(
     new: bool = False,
 ) -> None:
     """Draw the panel at `step` for the player's plan, after `change` if given (applied where
-    the plan is read and written, `GameService.change_plan`); `new`: as a new private message
+    the plan is read and written, `Play.change_plan`); `new`: as a new private message
     (from a button elsewhere), else in place of the panel."""
     locale = user_locale(interaction)
-    service = bot_of(interaction).service
+    services = bot_of(interaction).services
     if change is None:
-        viewed, plan = await service.plan(game_id, interaction.user.id, to_change=True)
+        viewed, plan = await services.play.plan(game_id, interaction.user.id, to_change=True)
         here(interaction, viewed.game)
     else:
         # the game must be this channel's before anything changes (`here` refuses otherwise)
-        here(interaction, await service.game(game_id))
-        viewed, plan = await service.change_plan(game_id, interaction.user.id, change)
+        here(interaction, await services.lobby.game(game_id))
+        viewed, plan = await services.play.change_plan(game_id, interaction.user.id, change)
     assert viewed.seat is not None
     spec = plan_panel_spec(locale, game_id, step, plan, viewed.view, viewed.seat)
     ui = discord.ui.View(timeout=None)

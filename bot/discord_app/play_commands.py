@@ -34,7 +34,7 @@ from engine import (
 
 from ..core.errors import BadCode, InvalidRequest, NoSuchChoice, ServiceError
 from ..core.results import ActResult, ViewResult
-from ..core.service import HINT_LEVELS
+from ..core.services import HINT_LEVELS
 from ..text import i18n
 from ..text.present import (
     CodeError,
@@ -78,13 +78,13 @@ async def _decision(interaction: discord.Interaction) -> tuple[ViewResult, SeatV
 
 async def _command_view(interaction: discord.Interaction) -> ViewResult:
     game = await current_game(interaction)
-    return await bot_of(interaction).service.view(game.id, interaction.user.id)
+    return await bot_of(interaction).services.play.view(game.id, interaction.user.id)
 
 
 async def _shown_view(interaction: discord.Interaction) -> ViewResult:
     """The running game as the user sees it, else the channel's last finished game."""
     game = await shown_game(interaction)
-    return await bot_of(interaction).service.view(game.id, interaction.user.id)
+    return await bot_of(interaction).services.play.view(game.id, interaction.user.id)
 
 
 def _legal(view: SeatView, kind: type[A]) -> list[A]:

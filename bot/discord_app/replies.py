@@ -150,9 +150,9 @@ async def show_log(
     """A page of the game log (the last one unless `page` says which, from 1; a page past the
     end shows the last). `turn`: a page button was pressed, so its message turns the page."""
     locale = user_locale(interaction)
-    service = bot_of(interaction).service
-    here(interaction, await service.game(game_id))  # before replaying anything
-    game_log = await service.log(game_id)
+    services = bot_of(interaction).services
+    here(interaction, await services.lobby.game(game_id))  # before replaying anything
+    game_log = await services.play.log(game_id)
     pages = pages_of(
         log_paragraphs(locale, player_names(locale, game_log.game), game_log), LOG_PAGE
     )

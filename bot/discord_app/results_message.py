@@ -44,7 +44,7 @@ async def results_button_clicked(
     interaction: discord.Interaction, game_id: int, op: ResultsOp
 ) -> None:
     async with handling(interaction, f"results:{op}"):
-        game = here(interaction, await bot_of(interaction).service.game(game_id))
+        game = here(interaction, await bot_of(interaction).services.lobby.game(game_id))
         if game.status != "finished":  # only a game with results has this message
             raise InvalidRequest()
         if op == "scores":

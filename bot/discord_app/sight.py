@@ -33,7 +33,7 @@ import discord
 
 from ..core.errors import GuildOnly, NoGameHere
 from ..core.records import GameInfo, Sight
-from ..core.service import GameService
+from ..core.services import Services
 from .context import note_game
 
 #: games whose view channel is looked up per batch when the bot connects
@@ -131,19 +131,19 @@ def sight_of(interaction: discord.Interaction) -> Sight:
 
 
 async def fill_view_channels(
-    client: discord.Client, service: GameService, owns: Callable[[int], bool]
+    client: discord.Client, services: Services, owns: Callable[[int], bool]
 ) -> int:
     """Record the view channel of the games stored before it was, those of the servers this
     process `owns`: asked of Discord once per game (a channel that is gone, or that the bot may
     not see, records the game's own channel: no one else may see it). A failure leaves the rest
     to the next connection. Returns how many were recorded."""
     done, after = 0, 0
-    while batch := await service.games_without_view_channel(after, FILL_BATCH):
+    while batch := await services.archive.games_without_view_channel(after, FILL_BATCH):
         for game_id, guild_id, channel_id in batch:
             after = game_id
             if not owns(guild_id):
                 continue  # another process's server
             view = await view_channel_of(client, channel_id)
-            await service.set_view_channel(game_id, channel_id if view is None else view)
+            await services.archive.set_view_channel(game_id, channel_id if view is None else view)
             done += 1
     return done

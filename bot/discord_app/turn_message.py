@@ -67,7 +67,7 @@ async def turn_button_clicked(interaction: discord.Interaction, game_id: int, op
         await acknowledge(interaction)
         bot = bot_of(interaction)
         note_game(interaction, game_id)
-        current = await bot.service.message_ref(game_id, "turn")
+        current = await bot.services.people.message_ref(game_id, "turn")
         if interaction.message is not None and (
             current is None or current[1] != interaction.message.id
         ):
@@ -78,7 +78,7 @@ async def turn_button_clicked(interaction: discord.Interaction, game_id: int, op
         elif op == "hand":
             await show_hand(interaction, game_id)
         elif op == "board":
-            game = here(interaction, await bot.service.game(game_id))
+            game = here(interaction, await bot.services.lobby.game(game_id))
             await reply(
                 interaction,
                 i18n.t(user_locale(interaction), "panel.board"),
@@ -87,7 +87,7 @@ async def turn_button_clicked(interaction: discord.Interaction, game_id: int, op
                 ),
             )
         else:
-            here(interaction, await bot.service.game(game_id))
+            here(interaction, await bot.services.lobby.game(game_id))
             await show_log(interaction, game_id)
 
 

@@ -17,7 +17,6 @@ from typing import Any
 
 from engine import Action, EndTurn, Skip
 
-from ..core import logs, metrics
 from ..core.errors import (
     GameOver,
     IllegalMove,
@@ -29,7 +28,8 @@ from ..core.errors import (
 from ..core.plans import PlanReport, PlanStep, next_step, skipped_rules
 from ..core.records import TimerRow
 from ..core.results import ActResult
-from ..core.service import GameService
+from ..core.services import Services
+from ..ops import logs, metrics
 from .computers import decide
 from .ports import Announcer, Messenger, Spawn, Wake
 from .reminders import Reminders
@@ -56,7 +56,7 @@ MOVED_ON = (NotYourTurn, Outdated, GameOver, NoGameHere)
 
 
 class TurnFlow:
-    """Moves and their consequences for the games of one `GameService`.
+    """Moves and their consequences for the games of one `Services` bundle.
 
     `spawn` runs the computer players in the background after a human's move; without it (the
     terminal game) the caller drives them with `computer_step`. `reminders` arms the timers of
@@ -65,7 +65,7 @@ class TurnFlow:
 
     def __init__(
         self,
-        service: GameService,
+        services: Services,
         announcer: Announcer,
         *,
         spawn: Spawn | None = None,
@@ -73,7 +73,7 @@ class TurnFlow:
         messenger: Messenger | None = None,
         undo_window: timedelta = timedelta(0),
     ) -> None:
-        self.service = service
+        self.services = services
         self.announcer = announcer
         self.reminders = reminders
         #: tells a player what their plan did (no messenger: nobody is told)
@@ -106,14 +106,14 @@ class TurnFlow:
         written with the move), or at once if the window is zero. A finished turn is told in
         `locale` and the computers move."""
         logs.bind(game=game_id, version=version)
-        settings = await self.service.settings(user_id)
+        settings = await self.services.people.settings(user_id)
         window = (
             self.undo_window
             if settings.undo_window_s is None
             else timedelta(seconds=settings.undo_window_s)
         )
         hold = window if settings.auto_end_turn and window > timedelta(0) else None
-        result = await self.service.act(game_id, user_id, action, version, hold=hold)
+        result = await self.services.play.act(game_id, user_id, action, version, hold=hold)
         # Saved. From here on nothing may raise: the player must never hear that a move the
         # store accepted failed, and what follows it heals by itself when it fails.
         try:
@@ -139,7 +139,7 @@ class TurnFlow:
         """End the turn of a player who wants no undo window; if that fails, the move stays
         saved and an `end_turn` timer ends the turn a few seconds later."""
         try:
-            return await self.service.end_turn(result.game.id, user_id, result.version)
+            return await self.services.play.end_turn(result.game.id, user_id, result.version)
         except Exception as exc:
             log.warning(
                 "game %s: ending the turn after version %s failed (%s): trying again shortly",
@@ -148,8 +148,8 @@ class TurnFlow:
                 getattr(exc, "code", type(exc).__name__),
             )
             seat = result.seat.seat
-            due = self.service.clock.now() + END_TURN_RETRY
-            await self.service.set_turn_timers(
+            due = self.services.clock.now() + END_TURN_RETRY
+            await self.services.schedule.set_turn_timers(
                 result.game.id, [("end_turn", due, seat)], kinds=("end_turn",)
             )
             if self.wake is not None:
@@ -159,16 +159,16 @@ class TurnFlow:
     async def finish_automatic_turn(self, game_id: int, locale: str) -> ActResult | None:
         """End the current turn if it only waits for a confirmation its player said they never
         want to give: a stop between a move and the automatic end of its turn left it so."""
-        viewed = await self.service.view(game_id, None)
+        viewed = await self.services.play.view(game_id, None)
         player = viewed.game.current_player
         if viewed.view.phase != "confirm" or player is None or player.user_id is None:
             return None
-        if not (await self.service.settings(player.user_id)).auto_end_turn:
+        if not (await self.services.people.settings(player.user_id)).auto_end_turn:
             return None
-        if any(t.kind == "end_turn" for t in await self.service.timers_of(game_id)):
+        if any(t.kind == "end_turn" for t in await self.services.schedule.timers_of(game_id)):
             return None  # its undo window is still open: the timer ends it
         try:
-            result = await self.service.end_turn(game_id, player.user_id, viewed.game.version)
+            result = await self.services.play.end_turn(game_id, player.user_id, viewed.game.version)
         except ServiceError:  # the player (or another process) got there first
             return None
         await self.turn_over(result, locale)
@@ -178,7 +178,7 @@ class TurnFlow:
     async def end_held_turn(self, timer: TimerRow) -> None:
         """An `end_turn` timer fired: the player's undo window is over, so their turn ends,
         unless anything happened since (an undo, or the player ended it: the version moved)."""
-        game = await self.service.game(timer.game_id)
+        game = await self.services.lobby.game(timer.game_id)
         player = game.current_player
         if (
             game.status != "active"
@@ -189,12 +189,12 @@ class TurnFlow:
         ):
             return
         try:
-            result = await self.service.end_turn(game.id, player.user_id, game.version)
+            result = await self.services.play.end_turn(game.id, player.user_id, game.version)
         except (*MOVED_ON, IllegalMove) as exc:  # the player got there first, here or elsewhere
             log.info("game %s: the held turn was already moved on (%s)", game.id, exc.code)
             return
         # any other failure (a full disk, a database blip) raises: the timer is tried again
-        locale = await self.service.game_locale(game.id)
+        locale = await self.services.people.game_locale(game.id)
         await self.turn_over(result, locale)
         self.drive_computers(game.id, locale)
 
@@ -214,7 +214,7 @@ class TurnFlow:
                 and player is not None
                 and player.user_id is not None
                 and player.seat is not None
-                and await self.service.has_plan(result.game.id, player.seat)
+                and await self.services.play.has_plan(result.game.id, player.seat)
             )
         except Exception:  # the plan waits for the player's next turn; they are told as usual
             log.exception("game %s: could not look for a plan", result.game.id)
@@ -246,7 +246,7 @@ class TurnFlow:
                 return
             self._told[game_id] = result.version
         try:
-            await self.service.announced(game_id, result.version)
+            await self.services.schedule.announced(game_id, result.version)
         except Exception:
             log.exception(
                 "game %s: told the channel about version %s, but could not note it (the note "
@@ -275,10 +275,10 @@ class TurnFlow:
             return False
         assert player.seat is not None
         try:
-            plan = await self.service.take_plan(game.id, player.seat)
+            plan = await self.services.play.take_plan(game.id, player.seat)
             if plan is None:
                 return False
-            viewed = await self.service.seat_view(game.id, player.seat)
+            viewed = await self.services.play.seat_view(game.id, player.seat)
             if viewed.game.current_seat != player.seat:
                 return False  # someone moved on meanwhile
             view, version = viewed.view, viewed.game.version
@@ -313,10 +313,10 @@ class TurnFlow:
         was refused, or the bot stopped first). Tell it the game as it is now, after its last
         finished turn; if that fails again, try later, waiting twice as long each time."""
         game_id = timer.game_id
-        result = await self.service.last_turn(game_id)
+        result = await self.services.play.last_turn(game_id)
         if result is None:
             return
-        locale = await self.service.game_locale(game_id)
+        locale = await self.services.people.game_locale(game_id)
         if self._told.get(game_id, -1) < result.version:
             try:
                 await self.announcer.turn_over(result, locale)
@@ -325,12 +325,12 @@ class TurnFlow:
                 again = min(max(waited * 2, ANNOUNCE_RETRY), ANNOUNCE_RETRY_MAX)
                 log.warning("game %s: announcing failed again, next try in %s", game_id, again)
                 version = timer.version if timer.version is not None else result.version
-                now = self.service.clock.now()
-                await self.service.announce_later(game_id, version, now + again)
+                now = self.services.clock.now()
+                await self.services.schedule.announce_later(game_id, version, now + again)
                 return
             self._told[game_id] = result.version
         # if this fails, the dispatcher tries the timer again: the post is not repeated
-        await self.service.announced(game_id, result.version)
+        await self.services.schedule.announced(game_id, result.version)
         if self._told.get(game_id) == result.version:
             del self._told[game_id]
 
@@ -376,8 +376,8 @@ class TurnFlow:
         delay = retry_delay(attempt, COMPUTER_RETRY, COMPUTER_RETRY_MOST)
         metrics.COMPUTER_RETRIES.inc()
         try:
-            due = self.service.clock.now() + delay
-            await self.service.computers_later(game_id, due, attempt + 1)
+            due = self.services.clock.now() + delay
+            await self.services.schedule.computers_later(game_id, due, attempt + 1)
         except Exception:  # the database refuses too: the sweep finds the game
             log.exception("game %s: could not arm the computer player's next try", game_id)
             return
@@ -387,7 +387,7 @@ class TurnFlow:
 
     async def computers_due(self, timer: TimerRow) -> None:
         """A `computer` timer fired: the computer player whose turn failed tries again."""
-        locale = await self.service.game_locale(timer.game_id)
+        locale = await self.services.people.game_locale(timer.game_id)
         if self._spawn is not None:
             self._spawn(self.play_computers(timer.game_id, locale, attempt=timer.attempts))
         else:
@@ -402,23 +402,23 @@ class TurnFlow:
             lock = self._computer_locks.get(game_id)
             if lock is not None and lock.locked():
                 continue  # being played right now
-            self.drive_computers(game_id, await self.service.game_locale(game_id))
+            self.drive_computers(game_id, await self.services.people.game_locale(game_id))
             started += 1
         return started
 
     async def computer_step(self, game_id: int, locale: str) -> ActResult | None:
         """One decision of the computer player whose turn it is (announced if it ends the
         turn); None if a human is to play or the game is over."""
-        game = await self.service.game(game_id)
+        game = await self.services.lobby.game(game_id)
         if game.status != "active" or game.current_seat is None:
             return None
         seat = game.at_seat(game.current_seat)
         if seat is None or not seat.is_computer:
             return None
-        decision = await decide(self.service, game_id, game.current_seat, seat.level or "easy")
+        decision = await decide(self.services, game_id, game.current_seat, seat.level or "easy")
         if decision is None:
             return None
-        result = await self.service.act_for_computer(
+        result = await self.services.play.act_for_computer(
             game_id, game.current_seat, decision.action, decision.version
         )
         if result.turn_over:
@@ -433,10 +433,10 @@ class TurnFlow:
         """A computer player of `level` (the game's stand-in) finishes a human's turn from
         wherever they left it."""
         while True:
-            decision = await decide(self.service, game_id, seat, level)
+            decision = await decide(self.services, game_id, seat, level)
             if decision is None:
                 return None
-            result = await self.service.act_for_timeout(
+            result = await self.services.play.act_for_timeout(
                 game_id, seat, decision.action, decision.version
             )
             if result.turn_over:
@@ -445,9 +445,11 @@ class TurnFlow:
 
     async def skip(self, game_id: int, seat: int, locale: str) -> ActResult:
         """Skip a human's turn; a turn only waiting for its confirmation is ended as played."""
-        viewed = await self.service.seat_view(game_id, seat)
+        viewed = await self.services.play.seat_view(game_id, seat)
         confirm = any(isinstance(a, EndTurn) for a in viewed.view.legal)
         action = EndTurn() if confirm else Skip()
-        result = await self.service.act_for_timeout(game_id, seat, action, viewed.game.version)
+        result = await self.services.play.act_for_timeout(
+            game_id, seat, action, viewed.game.version
+        )
         await self.turn_over(result, locale)
         return result

@@ -172,7 +172,7 @@ async def test_the_sweep_sets_a_computer_going_when_even_its_retry_could_not_be_
 
         (worker,) = bot.workers.pids()
         with pytest.MonkeyPatch.context() as disk:  # full until the block ends
-            disk.setattr(bot.service, "computers_later", full_disk, raising=False)
+            disk.setattr(bot.services.schedule, "computers_later", full_disk, raising=False)
             os.kill(worker, signal.SIGSTOP)
             try:
                 await take(sim, db_path, channel, ana)
@@ -192,15 +192,15 @@ class FailingWrites:
 
     def __init__(self, bot, user_id: int, skip: int) -> None:
         self.store: Store = bot.store
-        self.service = bot.service
+        self.services = bot.services
         self.user_id, self.skip = user_id, skip
         self.armed = False
         self.failed = 0
         self._write = self.store.write
-        self._act = self.service.act
+        self._act = self.services.play.act
 
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        monkeypatch.setattr(self.service, "act", self.act)
+        monkeypatch.setattr(self.services.play, "act", self.act)
         monkeypatch.setattr(self.store, "write", self.write)
 
     async def act(self, game_id, user_id, *args, **kwargs):

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fake_discord import VIEW_CHANNEL, FakeDiscord, snowflake
 from fake_discord.models import Channel, Guild, User
 
-from bot.core.service import GameService
+from bot.core.services import Services
 from engine import Undo
 
 NO_SUCH_GAME = "There is no such game."
@@ -76,17 +76,17 @@ async def _open(sim: FakeDiscord, club: Club, channel: Channel, **options) -> Ch
     return home
 
 
-async def _play_to_the_end(service: GameService, game_id: int) -> None:
+async def _play_to_the_end(services: Services, game_id: int) -> None:
     """The players' moves, random and legal, until the game is over (through the service: what
     is played is not what these tests are about)."""
     rng = random.Random(game_id)
-    info = await service.game(game_id)
+    info = await services.lobby.game(game_id)
     while info.status == "active":
         player = info.current_player
         assert player is not None and player.user_id is not None
-        legal = (await service.view(game_id, player.user_id)).view.legal
+        legal = (await services.play.view(game_id, player.user_id)).view.legal
         move = rng.choice([a for a in legal if not isinstance(a, Undo)] or list(legal))
-        info = (await service.act(game_id, player.user_id, move, info.version)).game
+        info = (await services.play.act(game_id, player.user_id, move, info.version)).game
 
 
 async def _refused_everything(sim: FakeDiscord, club: Club, who: User, game_id: int) -> None:
@@ -135,7 +135,7 @@ async def test_a_game_of_a_private_channel_is_no_game_to_whoever_cannot_view_it(
 ) -> None:
     club = _club(sim)
     async with run_bot(make_bot()) as bot:
-        service: GameService = bot.service
+        services: Services = bot.services
         thread = await _open(sim, club, club.staff_only)  # the default: a thread
         in_thread = _game_in(db_path, thread)
         await _open(sim, club, club.pair, thread=False)  # bound to the channel itself
@@ -144,7 +144,11 @@ async def test_a_game_of_a_private_channel_is_no_game_to_whoever_cannot_view_it(
         # running: olga can neither replay nor follow them, by any way she could name them
         for game_id in (in_thread, in_channel):
             await _refused_everything(sim, club, club.olga, game_id)
-        assert await service.followers(in_thread) == await service.followers(in_channel) == []
+        assert (
+            await services.people.followers(in_thread)
+            == await services.people.followers(in_channel)
+            == []
+        )
         # carla sees the staff channel (her role), so its game; not the pair's
         shown = await sim.slash(
             club.carla, "alhambra-history replay", channel=club.scratch, game=in_thread
@@ -155,10 +159,10 @@ async def test_a_game_of_a_private_channel_is_no_game_to_whoever_cannot_view_it(
             club.carla, "alhambra follow", channel=club.scratch, game=in_thread
         )
         assert f"You follow game #{in_thread}" in follows.response.content
-        await service.unfollow(in_thread, club.carla.id)
+        await services.people.unfollow(in_thread, club.carla.id)
 
         for game_id in (in_thread, in_channel):
-            await _play_to_the_end(service, game_id)
+            await _play_to_the_end(services, game_id)
         sim.archive_thread(thread)  # a finished game's thread: no longer in the bot's cache
         await sim.wait_until(lambda: bot.get_guild(club.guild.id).get_thread(thread.id) is None)
 
@@ -255,11 +259,11 @@ async def test_a_game_stored_before_its_view_channel_was_is_checked_and_then_fil
     async with run_bot(make_bot()) as bot:
         thread = await _open(sim, club, club.staff_only)
         game_id = _game_in(db_path, thread)
-        await _play_to_the_end(bot.service, game_id)
+        await _play_to_the_end(bot.services, game_id)
     sim.archive_thread(thread)
     gone = sim.thread(club.scratch, "a deleted game")
     async with run_bot(make_bot()) as bot:
-        await bot.service.create_game(
+        await bot.services.lobby.create_game(
             channel_id=gone.id, guild_id=club.guild.id, host_id=club.ana.id, host_name="ana"
         )
     sim.delete_channel(gone)

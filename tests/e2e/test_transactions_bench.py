@@ -36,10 +36,10 @@ async def test_the_transactions_of_a_turn_are_counted(blocked_hosts: list[str]) 
         assert len(turn.total.transactions) > 0 and turn.total.statements > 0
         opened, move, end = turn.clicks
         assert opened.kinds()["write"] == 0, "opening the panel writes nothing"
-        # the move and End turn are saved: a write transaction opened by the service's _apply
+        # the move and End turn are saved: a write transaction opened by Play._apply
         for click in (move, end):
             writes = [t for t in click.transactions if t.kind == "write"]
-            assert any(t.opener.endswith("GameService._apply") for t in writes), writes
+            assert any(t.opener.endswith("Play._apply") for t in writes), writes
         assert len(end.transactions) > len(move.transactions), "End turn also tells the table"
         assert all(t.opener != "?" and t.caller != "?" for t in end.transactions)
     # a turn told by DM reads what the DM needs on top of what a mention needs
@@ -47,5 +47,5 @@ async def test_the_transactions_of_a_turn_are_counted(blocked_hosts: list[str]) 
     assert len(dm.transactions) > len(mention.transactions)
 
     printed = "\n".join(bench.lines(report, options))
-    assert "End turn" in printed and "the turn" in printed and "GameService._apply" in printed
+    assert "End turn" in printed and "the turn" in printed and "Play._apply" in printed
     assert not blocked_hosts

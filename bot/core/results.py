@@ -98,11 +98,13 @@ class ActResult:
     #: the turn waits for its confirmation until then, when it ends by itself (None: it does
     #: not wait, or waits for the player to end it)
     ends_at: datetime | None = None
-    #: when the turn ended: all that telling it needs
+    #: when the turn ended: all that telling it needs (`Play.told`, asked by the turn flow)
     told: TurnOver | None = None
     #: the player wants their turns ended at once (no undo window) and this move left only
     #: the confirmation: the turn flow ends it
     end_now: bool = False
+    #: when the turn ended, what the next player sees (their hand, their legal moves)
+    next_view: SeatView | None = None
 
     @property
     def turn_ended(self) -> bool:

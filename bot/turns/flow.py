@@ -122,7 +122,7 @@ class TurnFlow:
             if result.end_now:
                 result = await self._end_at_once(result, user_id)
             if result.turn_over:
-                await self.turn_over(result, locale)
+                result = await self.turn_over(result, locale)
         except Exception:
             log.exception(
                 "game %s: what follows the saved move (version %s) failed", game_id, result.version
@@ -165,8 +165,7 @@ class TurnFlow:
             result = await self.services.play.end_turn(game_id, player.user_id, viewed.game.version)
         except ServiceError:  # the player (or another process) got there first
             return None
-        await self.turn_over(result, locale)
-        return result
+        return await self.turn_over(result, locale)
 
     async def end_held_turn(self, timer: TimerRow) -> None:
         """An `end_turn` timer fired: the player's undo window is over, so their turn ends,
@@ -192,8 +191,9 @@ class TurnFlow:
 
     async def turn_over(
         self, result: ActResult, locale: str, *, drive: bool = True, follow_up: bool = True
-    ) -> Telling | None:
-        """Tell the table about a finished turn, then everything that follows it.
+    ) -> ActResult:
+        """Tell the table about a finished turn, then everything that follows it; returns the
+        result with all that telling it needed (`ActResult.told`).
 
         What is told and to whom is `telling.tell`'s decision, from the result alone (the move
         read all it needs); the announcer posts it and says which turn message is on show; one
@@ -206,6 +206,8 @@ class TurnFlow:
         found by the sweep (`Reminders.recover`)."""
         game = result.game
         try:
+            if result.told is None:
+                result = replace(result, told=await self.services.play.told(result))
             telling = await self._telling(result, locale)
         except Exception:  # a fault of ours: the announce timer tells the turn later
             log.exception(
@@ -213,7 +215,7 @@ class TurnFlow:
             )
             if drive:
                 self.drive_computers(game.id, locale)
-            return None
+            return result
         message = await self._announce(result, telling, locale)
         await self._note_told(result, telling, message)
         self._current[game.id] = game.turn_started_at
@@ -230,7 +232,7 @@ class TurnFlow:
                 await self._turn_dm(telling.dm, shown)
         if drive and telling.computer_next:
             self.drive_computers(game.id, locale)
-        return telling
+        return result
 
     async def _telling(self, result: ActResult, locale: str) -> Telling:
         """`telling.tell` for `result`, with the game's log when a computer player's turns
@@ -513,7 +515,7 @@ class TurnFlow:
             game_id, game.current_seat, decision.action, decision.version
         )
         if result.turn_over:
-            await self.turn_over(result, locale, drive=False)  # this driver goes on
+            result = await self.turn_over(result, locale, drive=False)  # this driver goes on
         return result
 
     # --- a silent player's turn -------------------------------------------------------------------
@@ -531,8 +533,7 @@ class TurnFlow:
                 game_id, seat, decision.action, decision.version
             )
             if result.turn_over:
-                await self.turn_over(result, locale)
-                return result
+                return await self.turn_over(result, locale)
 
     async def skip(self, game_id: int, seat: int, locale: str) -> ActResult:
         """Skip a human's turn; a turn only waiting for its confirmation is ended as played."""
@@ -542,5 +543,4 @@ class TurnFlow:
         result = await self.services.play.act_for_timeout(
             game_id, seat, action, viewed.game.version
         )
-        await self.turn_over(result, locale)
-        return result
+        return await self.turn_over(result, locale)

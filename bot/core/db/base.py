@@ -67,6 +67,16 @@ class Conn(Protocol):
         """Execute a change; returns the number of rows it touched."""
         ...
 
+    async def batch(self, changes: Sequence[Change], *, guarded: bool = False) -> list[int]:
+        """Execute changes in order (in one trip to the database where the engine allows);
+        returns the rows each touched. `guarded`: the first is a condition (a version check),
+        and if it touched no row the others are not run (the list then holds only its 0)."""
+        ...
+
+
+#: A change and its parameters, for `Conn.batch`.
+Change = tuple[str, Sequence[Any]]
+
 
 class Database(Protocol):
     """An open database of one engine."""

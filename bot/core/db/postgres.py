@@ -31,7 +31,7 @@ import asyncpg
 
 from ..errors import StorageFull
 from ..migrate import Migration, check_known, load_migrations
-from .base import Conflict, Engine, redact
+from .base import Change, Conflict, Engine, redact
 from .postgres_errors import unusable_postgres
 
 #: what a statement may raise: the server's refusals, the driver's, a lost connection
@@ -94,6 +94,14 @@ class PostgresConn:
 
     async def run(self, sql: str, params: Iterable[Any] = ()) -> int:
         return _count(await self.conn.execute(dollar_params(sql), *params))
+
+    async def batch(self, changes: Sequence[Change], *, guarded: bool = False) -> list[int]:
+        counts: list[int] = []
+        for sql, params in changes:
+            counts.append(await self.run(sql, params))
+            if guarded and len(counts) == 1 and counts[0] == 0:
+                break
+        return counts
 
 
 async def recorded_steps(conn: asyncpg.Connection) -> dict[int, str]:

@@ -15,6 +15,7 @@ from engine import (
     EndTurn,
     Game,
     IllegalAction,
+    SeatView,
     TurnEnded,
     TurnStarted,
     action_to_json,
@@ -124,8 +125,7 @@ class Play(Service):
     ) -> ActResult:
         """The one pipeline of every move: who acts is a user (`user_id`), the computer player
         of a computer `seat`, or a stand-in for the human at `seat` (`stand_in`). Counted by
-        result for the operator (`ops.metrics`). A move that ends the turn comes back with
-        all that telling it needs (`ActResult.told`), read after the move's commit."""
+        result for the operator (`ops.metrics`)."""
         started = time.perf_counter()
         try:
             result = await self._apply(
@@ -195,6 +195,8 @@ class Play(Service):
                     )
                     hold = mine if mine > timedelta(0) else None
                     end_now = hold is None and state.phase == "confirm"
+            held = hold is not None and not ended and state.phase == "confirm"
+            ends_at = at_ms(to_ms(now + hold)) if held and hold is not None else None
             saved = await tx.save_action(
                 game_id,
                 expected_version=expected_version,
@@ -207,24 +209,14 @@ class Play(Service):
                 turn_started=started,
                 now=now,
                 announce_at=now + ANNOUNCE_GRACE if ended else None,
+                # any move ends a wait for the confirmation (an undo, the confirmation itself)
+                unhold=waited,
+                hold_until=ends_at,
             )
             if not saved:
                 raise Outdated()
             if state.is_over and game.rated and state.ranks is not None:
                 await rate_game(tx, game, state.ranks, now)
-            if waited:  # any move ends a wait for the confirmation (an undo, the confirmation)
-                await tx.delete_timers_of(game_id, ("end_turn",))
-            held = hold is not None and not ended and state.phase == "confirm"
-            ends_at = at_ms(to_ms(now + hold)) if held and hold is not None else None
-            if ends_at is not None:
-                await tx.insert_timer(
-                    game_id,
-                    kind="end_turn",
-                    due_at=ends_at,
-                    seat=player.seat,
-                    version=expected_version + 1,
-                    now=now,
-                )
         # What save_action wrote, without reading it back (one round trip less per move).
         stamp = at_ms(to_ms(now))
         info = replace(
@@ -237,7 +229,7 @@ class Play(Service):
             turn_started_at=stamp if started else game.turn_started_at,
         )
         steps = steps_before if ended else state.turn_events
-        told = await self.turn_over_of(info, player, state) if ended or state.is_over else None
+        upcoming = state.current_seat if ended and not state.is_over else None
         return ActResult(
             info,
             player,
@@ -248,15 +240,22 @@ class Play(Service):
             state.view(player.seat),
             steps,
             ends_at,
-            told,
-            end_now,
+            end_now=end_now,
+            next_view=state.view(upcoming) if upcoming is not None else None,
         )
 
-    async def turn_over_of(self, game: GameInfo, acted: SeatInfo, state: Game) -> TurnOver:
-        """What telling the end of a turn needs (`TurnOver`), read in one transaction: the turn
-        message on show, the followers by DM and their languages, the next player's view,
-        settings, last move, deadline rules and plan, the hints asked (at the end), and the
-        log's actions when a computer player's turns or the next person's summary need it."""
+    async def told(self, result: ActResult) -> TurnOver:
+        """What telling the turn `result` ended needs (`TurnOver`), read in one transaction
+        (the turn flow asks it of every finished turn; a move alone does not pay for it)."""
+        return await self._turn_over_of(result.game, result.seat, result.is_over, result.next_view)
+
+    async def _turn_over_of(
+        self, game: GameInfo, acted: SeatInfo, over: bool, view: SeatView | None
+    ) -> TurnOver:
+        """The turn message on show, the followers by DM and their languages, the next player
+        (`view`: theirs) with their settings, last move, deadline rules and plan, the hints
+        asked (at the end), and the log's actions when a computer player's turns or the next
+        person's summary need them."""
         async with self.store.read() as tx:
             message = await tx.message(game.id, "turn")
             followers = []
@@ -264,12 +263,11 @@ class Play(Service):
                 if how == "dm":
                     chosen_locale = (await tx.settings(user_id)).locale
                     followers.append((user_id, chosen_locale or await tx.discord_locale(user_id)))
-            hints = await tx.hints_of_game(game.id) if state.is_over else {}
+            hints = await tx.hints_of_game(game.id) if over else {}
             upcoming: NextTurn | None = None
-            seat = None if state.is_over else state.current_seat
+            seat = None if over or view is None else view.seat
             player = game.at_seat(seat) if seat is not None else None
-            if player is not None and seat is not None:
-                view = state.view(seat)
+            if player is not None and seat is not None and view is not None:
                 if player.user_id is None:
                     upcoming = NextTurn(player, view)
                 else:
@@ -314,7 +312,12 @@ class Play(Service):
             state.view(None),
             state.view(player.seat),
             tuple(last.steps),
-            told=await self.turn_over_of(game, player, state),
+            told=await self._turn_over_of(
+                game,
+                player,
+                state.is_over,
+                None if state.is_over else state.view(state.current_seat),
+            ),
         )
 
     # --- what a player sees -----------------------------------------------------------------------

@@ -8,9 +8,13 @@ from datetime import datetime
 from typing import Any
 
 from ..clock import at_ms, to_ms
+from ..db.base import Change
 from ..records import ActionRow, GameInfo, SeatKind, Status
-from .rows import GAME_COLUMNS
+from .rows import GAME_COLUMNS, SEAT_COLUMNS, game_info
 from .schedule import ScheduleQueries
+
+_GAME_COLUMNS_OF_G = ", ".join(f"g.{c.strip()}" for c in GAME_COLUMNS.split(","))
+_SEAT_COLUMNS_OF_S = ", ".join(f"s.{c.strip()}" for c in SEAT_COLUMNS.split(","))
 
 
 class GameQueries(ScheduleQueries):
@@ -43,9 +47,16 @@ class GameQueries(ScheduleQueries):
         return None if row is None else await self._with_seats(row)
 
     async def game_and_snapshot(self, game_id: int) -> tuple[GameInfo, str | None] | None:
-        """A game and its snapshot read together: one consistent row, no transaction needed."""
-        row = await self.row(f"SELECT {GAME_COLUMNS}, snapshot FROM games WHERE id = ?", (game_id,))
-        return None if row is None else (await self._with_seats(row), row["snapshot"])
+        """A game, its seats and its snapshot in one statement: what a move reads."""
+        rows = await self.rows(
+            f"SELECT {_GAME_COLUMNS_OF_G}, g.snapshot, {_SEAT_COLUMNS_OF_S} FROM games g "
+            "LEFT JOIN seats s ON s.game_id = g.id WHERE g.id = ? ORDER BY s.join_order",
+            (game_id,),
+        )
+        if not rows:
+            return None
+        seats = [r for r in rows if r["join_order"] is not None]
+        return game_info(rows[0], seats), rows[0]["snapshot"]
 
     async def snapshot(self, game_id: int) -> str | None:
         row = await self.row("SELECT snapshot FROM games WHERE id = ?", (game_id,))
@@ -194,44 +205,63 @@ class GameQueries(ScheduleQueries):
         turn_started: bool,
         now: datetime,
         announce_at: datetime | None = None,
+        unhold: bool = False,
+        hold_until: datetime | None = None,
     ) -> bool:
-        """Append an action and its snapshot if the game is still at `expected_version`; with
-        `announce_at`, record in the same transaction that the turn it ended must be told.
+        """Append an action and its snapshot if the game is still at `expected_version`, in one
+        trip to the database where the engine allows: with `announce_at`, record that the turn
+        it ended must be told; with `unhold`, drop the `end_turn` timer of a turn that waited
+        for its confirmation; with `hold_until`, arm one for the turn this move leaves waiting.
 
         Returns False (and changes nothing) when another request got there first.
         """
         ms = to_ms(now)
-        changed = await self.run(
-            "UPDATE games SET version = version + 1, snapshot = ?, current_seat = ?, "
-            "status = ?, ended_at = ?, updated_at = ?, "
-            "turn_started_at = CASE WHEN ? THEN ? ELSE turn_started_at END "
-            "WHERE id = ? AND version = ? AND status = 'active'",
+        version = expected_version + 1
+        changes: list[Change] = [
             (
-                snapshot,
-                None if finished else current_seat,
-                "finished" if finished else "active",
-                ms if finished else None,
-                ms,
-                turn_started,
-                ms,
-                game_id,
-                expected_version,
+                "UPDATE games SET version = version + 1, snapshot = ?, current_seat = ?, "
+                "status = ?, ended_at = ?, updated_at = ?, "
+                "turn_started_at = CASE WHEN ? THEN ? ELSE turn_started_at END "
+                "WHERE id = ? AND version = ? AND status = 'active'",
+                (
+                    snapshot,
+                    None if finished else current_seat,
+                    "finished" if finished else "active",
+                    ms if finished else None,
+                    ms,
+                    turn_started,
+                    ms,
+                    game_id,
+                    expected_version,
+                ),
             ),
-        )
-        if changed != 1:
-            return False
-        await self.run(
-            "INSERT INTO actions (game_id, seq, seat, user_id, action, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (game_id, expected_version + 1, seat, user_id, action, ms),
-        )
+            (
+                "INSERT INTO actions (game_id, seq, seat, user_id, action, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, version, seat, user_id, action, ms),
+            ),
+        ]
         if finished:
-            await self.run(
-                "DELETE FROM timers WHERE game_id = ? AND kind != 'announce'", (game_id,)
+            changes.append(
+                ("DELETE FROM timers WHERE game_id = ? AND kind != 'announce'", (game_id,))
             )
-        if announce_at is not None:
-            await self.replace_announcement(game_id, expected_version + 1, announce_at, now)
-        return True
+        elif unhold:
+            changes.append(
+                ("DELETE FROM timers WHERE game_id = ? AND kind = 'end_turn'", (game_id,))
+            )
+        timer = (
+            "INSERT INTO timers (game_id, kind, seat, version, due_at, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)"
+        )
+        if announce_at is not None:  # the game's one pending announcement: this turn
+            changes.append(
+                ("DELETE FROM timers WHERE game_id = ? AND kind = 'announce'", (game_id,))
+            )
+            changes.append((timer, (game_id, "announce", None, version, to_ms(announce_at), ms)))
+        if hold_until is not None:
+            changes.append((timer, (game_id, "end_turn", seat, version, to_ms(hold_until), ms)))
+        counts = await self.conn.batch(changes, guarded=True)
+        return counts[0] == 1
 
     async def actions(self, game_id: int, after: int = 0) -> list[ActionRow]:
         rows = await self.rows(

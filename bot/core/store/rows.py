@@ -45,39 +45,47 @@ class Rows:
 
     async def _with_seats(self, row: Row) -> GameInfo:
         seats = await self.rows(
-            "SELECT join_order, seat, kind, user_id, level, display_name, joined_at "
-            "FROM seats WHERE game_id = ? ORDER BY join_order",
+            f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY join_order",
             (row["id"],),
         )
-        return GameInfo(
-            id=row["id"],
-            guild_id=row["guild_id"],
-            channel_id=row["channel_id"],
-            host_id=row["host_id"],
-            status=row["status"],
-            options=json.loads(row["options"]),
-            max_players=row["max_players"],
-            seed=row["seed"],
-            version=row["version"],
-            current_seat=row["current_seat"],
-            created_at=at_ms(row["created_at"]),
-            updated_at=at_ms(row["updated_at"]),
-            started_at=from_ms(row["started_at"]),
-            ended_at=from_ms(row["ended_at"]),
-            turn_started_at=from_ms(row["turn_started_at"]),
-            turn_deadline_s=row["turn_deadline_s"],
-            rated=bool(row["rated"]),
-            view_channel_id=row["view_channel_id"],
-            seats=tuple(
-                SeatInfo(
-                    join_order=s["join_order"],
-                    seat=s["seat"],
-                    kind=s["kind"],
-                    user_id=s["user_id"],
-                    level=s["level"],
-                    name=s["display_name"],
-                    joined_at=at_ms(s["joined_at"]),
-                )
-                for s in seats
-            ),
-        )
+        return game_info(row, seats)
+
+
+#: A seat's columns, named as `game_info` reads them (also in a join with its game's row).
+SEAT_COLUMNS = "join_order, seat, kind, user_id, level, display_name, joined_at"
+
+
+def game_info(row: Row, seats: Sequence[Row]) -> GameInfo:
+    """A game from its row and its seats' rows (in join order)."""
+    return GameInfo(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        host_id=row["host_id"],
+        status=row["status"],
+        options=json.loads(row["options"]),
+        max_players=row["max_players"],
+        seed=row["seed"],
+        version=row["version"],
+        current_seat=row["current_seat"],
+        created_at=at_ms(row["created_at"]),
+        updated_at=at_ms(row["updated_at"]),
+        started_at=from_ms(row["started_at"]),
+        ended_at=from_ms(row["ended_at"]),
+        turn_started_at=from_ms(row["turn_started_at"]),
+        turn_deadline_s=row["turn_deadline_s"],
+        rated=bool(row["rated"]),
+        view_channel_id=row["view_channel_id"],
+        seats=tuple(
+            SeatInfo(
+                join_order=s["join_order"],
+                seat=s["seat"],
+                kind=s["kind"],
+                user_id=s["user_id"],
+                level=s["level"],
+                name=s["display_name"],
+                joined_at=at_ms(s["joined_at"]),
+            )
+            for s in seats
+        ),
+    )

@@ -29,7 +29,9 @@ reads more:
 
 Counted at the driver, below the store, so nothing the bot does to the database escapes:
 
-- **SQLite**: the aiosqlite connection's `execute` and `execute_fetchall` are wrapped. Every
+- **SQLite**: the aiosqlite connection's `execute` and `execute_fetchall` are wrapped, and its
+  queue to its thread for the changes the store sends there directly (one, or a batch in one
+  trip: each of its statements is counted). Every
   `BEGIN IMMEDIATE` opens a write transaction (`SqliteDatabase.write`), every plain `BEGIN` a
   read transaction (`read`), and a statement outside any transaction is a transaction of its own
   (`autocommit`: SQLite commits it alone; `peek` works this way). `COMMIT`/`ROLLBACK` close them.
@@ -202,8 +204,23 @@ def count_sqlite(counter: Counter, connection: Any) -> None:
         counter.statement(connection, sql, connection.in_transaction)
         return fetchall(sql, parameters)
 
+    # changes go to the connection's thread directly, one or a batch in a trip (`SqliteConn.
+    # run` and `.batch`): each statement of theirs counts too
+    from bot.core.db import sqlite as sqlite_db
+
+    queue = connection._execute
+
+    def counted_queue(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        if fn is sqlite_db._changed:
+            counter.statement(connection, args[1], connection.in_transaction)
+        elif fn is sqlite_db._changed_all:
+            for sql, _params in args[1]:
+                counter.statement(connection, sql, connection.in_transaction)
+        return queue(fn, *args, **kwargs)
+
     connection.execute = counted_execute
     connection.execute_fetchall = counted_fetchall
+    connection._execute = counted_queue
 
 
 @contextlib.contextmanager

@@ -154,7 +154,7 @@ async def tell_followers(
     fallback = await services.people.game_locale(game.id)
     server, channel = place_of(client, game)
     for user_id in followers:
-        locale = (await services.people.settings(user_id)).dm_locale(fallback)
+        locale = await services.people.dm_locale(user_id, fallback)
         names = public_names(game, locale)
         lines = [
             i18n.t(

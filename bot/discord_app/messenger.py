@@ -56,8 +56,8 @@ class DiscordMessenger:
         )
 
     async def reminder(self, user_id: int, games: list[GameInfo]) -> Delivery:
-        settings = await self.services.people.settings(user_id)
-        locale = settings.dm_locale(await self.services.people.game_locale(games[0].id))
+        fallback = await self.services.people.game_locale(games[0].id)
+        locale = await self.services.people.dm_locale(user_id, fallback)
         lines = [i18n.t(locale, "notify.reminder", count=len(games))]
         for game in games:
             server, channel = place_of(self.client, game)
@@ -91,7 +91,7 @@ class DiscordMessenger:
         self, game: GameInfo, player: SeatInfo, report: PlanReport, locale: str
     ) -> Delivery:
         assert player.user_id is not None
-        locale = (await self.services.people.settings(player.user_id)).dm_locale(locale)
+        locale = await self.services.people.dm_locale(player.user_id, locale)
         lines = report_lines(locale, game.id, report)
         lines.append(await turn_link(self.services, game))
         return await self._dm(player.user_id, content="\n".join(lines)[:2000])

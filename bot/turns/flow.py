@@ -106,11 +106,11 @@ class TurnFlow:
         written with the move), or at once if the window is zero. A finished turn is told in
         `locale` and the computers move."""
         logs.bind(game=game_id, version=version)
-        settings = await self.services.people.settings(user_id)
+        settings = await self.services.people.preferences(user_id)
         window = (
             self.undo_window
-            if settings.undo_window_s is None
-            else timedelta(seconds=settings.undo_window_s)
+            if settings.undo_window is None
+            else timedelta(seconds=settings.undo_window)
         )
         hold = window if settings.auto_end_turn and window > timedelta(0) else None
         result = await self.services.play.act(game_id, user_id, action, version, hold=hold)
@@ -163,7 +163,7 @@ class TurnFlow:
         player = viewed.game.current_player
         if viewed.view.phase != "confirm" or player is None or player.user_id is None:
             return None
-        if not (await self.services.people.settings(player.user_id)).auto_end_turn:
+        if not (await self.services.people.preferences(player.user_id)).auto_end_turn:
             return None
         if any(t.kind == "end_turn" for t in await self.services.schedule.timers_of(game_id)):
             return None  # its undo window is still open: the timer ends it

@@ -397,7 +397,7 @@ async def test_upgrade_from_every_earlier_step_keeps_the_data(
             if start >= 5:
                 assert (rules.policy, rules.missed_limit) == ("skip", 2)
         if start >= 2:
-            assert (await Services.build(store).people.settings(1)).locale == "de"
+            assert (await Services.build(store).people.preferences(1)).language == "de"
             timers = await Services.build(store).schedule.timers_of(2)
             assert "reminder" in {t.kind for t in timers}  # they came through the rebuilds
             # timers from before 0015 have failed no attempt yet; a computer's retry is a kind

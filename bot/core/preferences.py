@@ -293,10 +293,6 @@ class Preferences:
     )
     #: the language of their DMs and reminders; None: follow their Discord client's
     language: str | None = setting(None, "user_settings", "locale", parse=_language)
-    #: a shorter turn message
-    compact: bool = setting(
-        False, "user_settings", "compact_turns", parse=_flag, load=bool, dump=_bool_column
-    )
 
     @property
     def zone(self) -> ZoneInfo:
@@ -326,7 +322,6 @@ class PreferenceChanges(TypedDict, total=False):
     timezone: str | None
     vacation_until: str | None
     language: str | None
-    compact: bool | None
 
 
 SETTINGS: tuple[Setting, ...] = tuple(

@@ -97,7 +97,6 @@ class AsyncCommands(commands.Cog):
         timezone: str | None = None,
         vacation_until: str | None = None,
         language: str | None = None,
-        compact: bool | None = None,
     ) -> None:
         """Turn and reminder preferences: each option given goes to the core as it came."""
         async with handling(interaction, "settings"):
@@ -112,7 +111,6 @@ class AsyncCommands(commands.Cog):
                 timezone=timezone,
                 vacation_until=vacation_until,
                 language=language,
-                compact=compact,
             )
             await reply(interaction, await save_settings(interaction, changes))
 

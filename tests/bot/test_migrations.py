@@ -284,10 +284,6 @@ def _seed_level_16(conn: sqlite3.Connection) -> dict[str, object]:
     return {}
 
 
-def _seed_level_17(conn: sqlite3.Connection) -> dict[str, object]:
-    return {}
-
-
 SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
     1: _seed_level_1,
     2: _seed_level_2,
@@ -305,7 +301,6 @@ SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
     14: _seed_level_14,
     15: _seed_level_15,
     16: _seed_level_16,
-    17: _seed_level_17,
 }
 
 

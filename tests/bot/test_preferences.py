@@ -44,7 +44,6 @@ STORED: dict[str, object] = {
     "timezone": "Asia/Tokyo",
     "vacation_until": datetime(2024, 6, 30, 15, 0, tzinfo=UTC),
     "language": "ja",
-    "compact": True,
 }
 #: The same, as a user types or picks them (the settings command's options).
 TYPED: PreferenceChanges = {
@@ -58,7 +57,6 @@ TYPED: PreferenceChanges = {
     "timezone": "Asia/Tokyo",
     "vacation_until": "2024-06-30",
     "language": "ja",
-    "compact": True,
 }
 
 

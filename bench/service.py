@@ -89,7 +89,10 @@ async def _start(services: Services, channel: int, players: int) -> tuple[int, G
     for i in range(1, players):
         await services.lobby.join(game.id, host + i, f"P{i}")
     result = await services.lobby.start(game.id, host)
-    return result.game.id, result.state
+    async with services.store.read() as tx:  # the bench's own copy, moved along with the store's
+        snapshot = await tx.snapshot(game.id)
+    assert snapshot is not None
+    return result.game.id, Game.from_json(snapshot)
 
 
 async def _move(
@@ -105,7 +108,8 @@ async def _move(
     t0 = time.perf_counter()
     result = await services.play.act(game_id, user, move, version)
     elapsed = time.perf_counter() - t0
-    return elapsed, result.state, result.version, result.state.is_over
+    state.apply(move)  # the same move on the bench's copy: the service hands out views only
+    return elapsed, state, result.version, result.is_over
 
 
 _users: dict[int, dict[int, int]] = {}

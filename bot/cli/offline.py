@@ -50,6 +50,7 @@ from ..text.present import (
     turn_lines,
 )
 from ..turns.flow import TurnFlow
+from ..turns.telling import Telling
 
 #: Offline games live in a channel of their own, so `--db` can point at the bot's database.
 OFFLINE_CHANNEL = 0
@@ -239,12 +240,13 @@ class ConsoleAnnouncer:
         #: steps of the current turn already shown as they happened
         self.echoed = 0
 
-    async def turn_over(self, result: ActResult, locale: str) -> None:
+    async def turn_over(self, result: ActResult, telling: Telling, locale: str) -> None:
         steps = result.turn_events[self.echoed :]
         self.echoed = 0
         names = player_names(locale, result.game)
         for line in turn_lines(locale, names, steps, result.end_events):
             self.console.say(f"  {line}")
+        return None  # no message stays on show: nothing to retire
 
     async def notice(
         self, game: GameInfo, locale: str, key: str, *, mention: int | None = None, **params: object
@@ -403,7 +405,7 @@ class OfflineGame:
             if result.turn_over:  # told by the announcer
                 return
             game = result.game
-            view = result.state.view(current.seat)
+            view = result.own
             for event in result.events:
                 if isinstance(event, Undone):  # labelled on the view after it, as it was before
                     label = action_label(self.locale, event.action, view)

@@ -168,9 +168,9 @@ class AlhambraBot(BaseBot):
         store = await self.open_store()
         services = Services.build(store, clock=self._clock, seed_source=self._seed_source)
         self._services = services
-        messenger = DiscordMessenger(self, services)
+        messenger = DiscordMessenger(self)
         reminders = Reminders(services, messenger, spawn=self.spawn)
-        announcer = ChannelAnnouncer(self, services, self.spawn)
+        announcer = ChannelAnnouncer(self, self.spawn)
         flow = TurnFlow(
             services,
             announcer,

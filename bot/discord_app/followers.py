@@ -10,18 +10,18 @@ Who follows is stored (`People.follow`); how they are reached is this module's.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine import Game
+from engine import SeatView
 
 from ..core.errors import FollowRefused, NoGameHere
 from ..core.records import GameInfo
 from ..core.results import LoggedTurn
-from ..core.services import Services
 from ..ops import metrics
 from ..text import i18n
 from ..text.present import bounded, results_lines, told_lines
@@ -140,21 +140,17 @@ async def _leave_thread(client: discord.Client, game: GameInfo, user_id: int) ->
 
 async def tell_followers(
     client: discord.Client,
-    services: Services,
     game: GameInfo,
     turns: list[LoggedTurn],
-    state: Game,
+    public: SeatView,
     link: str,
+    followers: Sequence[tuple[int, str]],
 ) -> None:
     """DM each follower by DM what the channel was just told about these turns (and the
-    results, when the game is over), in their own language: public words only."""
-    followers = [user for user, how in await services.people.followers(game.id) if how == "dm"]
-    if not followers:
-        return
-    fallback = await services.people.game_locale(game.id)
+    results, when the game is over), each in their own language (`followers`: user and
+    language): public words only."""
     server, channel = place_of(client, game)
-    for user_id in followers:
-        locale = await services.people.dm_locale(user_id, fallback)
+    for user_id, locale in followers:
         names = public_names(game, locale)
         lines = [
             i18n.t(
@@ -167,9 +163,9 @@ async def tell_followers(
             ),
             *told_lines(locale, names, turns),
         ]
-        if state.is_over:
+        if public.is_over:
             lines += ["", f"**{i18n.t(locale, 'results.title')}**"]
-            lines += results_lines(locale, names, state.view(None))
+            lines += results_lines(locale, names, public)
         ui = discord.ui.View(timeout=None)
         ui.add_item(FollowButton(game.id, "stop", i18n.t(locale, "button.unfollow")))
         delivery = await send_dm(client, user_id, content=bounded("\n".join(lines)), view=ui)

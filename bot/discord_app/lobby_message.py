@@ -165,7 +165,9 @@ async def announce_start(interaction: discord.Interaction, started: StartResult)
     ping = first is not None and first.user_id is not None
     if first is not None and first.user_id is not None:
         ping = (await notice_for(bot.services, game.id, first.user_id)).mention
-    message = await turn_message(game, started.state, locale, intro=intro, ping=ping)
+    message = await turn_message(
+        game, started.public, started.first, locale, intro=intro, ping=ping
+    )
     try:
         sent = await interaction.followup.send(
             message.content,

@@ -161,7 +161,7 @@ class AsyncCommands(commands.Cog):
             server=server,
             channel=channel,
             since=stamp(since),
-            link=await turn_link(self.bot.services, game),
+            link=turn_link(game, await self.bot.services.people.message_ref(game.id, "turn")),
         )
         if due is not None:
             text += " " + i18n.t(locale, "mygames.deadline", when=stamp(due))

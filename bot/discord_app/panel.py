@@ -224,10 +224,10 @@ async def panel_choice(
 async def _redraw(
     interaction: discord.Interaction, done: ActResult, locale: str, name: str
 ) -> None:
-    state, seat = done.state, done.seat.seat
-    if state.is_over or state.current_seat != seat or done.turn_ended:
+    public, seat = done.public, done.seat.seat
+    if public.is_over or public.current_seat != seat or done.turn_ended:
         ui = None
-        if not state.is_over:  # going away now: the next turn can be planned from here
+        if not public.is_over:  # going away now: the next turn can be planned from here
             ui = discord.ui.View(timeout=None)
             ui.add_item(plan_button(done.game.id, locale))
         await interaction.edit_original_response(
@@ -235,6 +235,6 @@ async def _redraw(
         )
         return
     text, ui, files = await panel_message(
-        done.game, state.view(seat), locale, "main", name, ends=done.ends_at
+        done.game, done.own, locale, "main", name, ends=done.ends_at
     )
     await interaction.edit_original_response(content=text, view=ui, attachments=files)

@@ -137,7 +137,7 @@ async def _slash_act(
         seat = done.seat.seat
         text, ui, files = await panel_message(
             done.game,
-            done.state.view(seat),
+            done.own,
             locale,
             "main",
             result.game.name_at(seat),
@@ -153,12 +153,12 @@ async def _slash_act(
 
 
 def _next_hint(locale: str, done: ActResult) -> str:
-    state, seat = done.state, done.seat.seat
-    if done.turn_ended or state.is_over or state.current_seat != seat:
+    own, seat = done.own, done.seat.seat
+    if done.turn_ended or own.is_over or own.current_seat != seat:
         return i18n.t(locale, "reply.next.turn_over")
-    if state.phase == "place":
+    if own.phase == "place":
         return i18n.t(locale, "reply.next.place")
-    if state.phase == "confirm":
+    if own.phase == "confirm":
         return i18n.t(locale, "reply.next.confirm")
     return i18n.t(locale, "reply.next.action")
 

@@ -12,7 +12,7 @@ from typing import Literal
 
 import discord
 
-from engine import Game, PlaceFromReserve, RemoveToReserve, Swap
+from engine import PlaceFromReserve, RemoveToReserve, SeatView, Swap
 
 from ..core.errors import Outdated
 from ..core.records import GameInfo
@@ -91,15 +91,14 @@ async def turn_button_clicked(interaction: discord.Interaction, game_id: int, op
             await show_log(interaction, game_id)
 
 
-def turn_ops(state: Game) -> tuple[TurnOp, ...]:
-    """The buttons that apply to the turn beginning in `state`: the final placement only
-    places; a redesign is offered when one is possible (it depends on the Alhambra and the
-    reserve, which everyone sees). Buy stays, as whether one is affordable is private: its
-    panel says why when nothing is."""
-    if state.is_final_placement:
+def turn_ops(public: SeatView, own: SeatView | None) -> tuple[TurnOp, ...]:
+    """The buttons that apply to the turn beginning in `public` (`own`: what its player sees):
+    the final placement only places; a redesign is offered when one is possible (it depends on
+    the Alhambra and the reserve, which everyone sees). Buy stays, as whether one is
+    affordable is private: its panel says why when nothing is."""
+    if public.final_placement:
         return ("place", "hand", "board", "log")
-    seat = state.current_seat
-    kinds = {type(a) for a in state.view(seat).legal} if seat is not None else set()
+    kinds = {type(a) for a in own.legal} if own is not None else set()
     redesign: tuple[TurnOp, ...] = (
         ("redesign",) if kinds & {RemoveToReserve, PlaceFromReserve, Swap} else ()
     )
@@ -132,12 +131,17 @@ class TurnMessage:
 
 
 async def turn_message(
-    game: GameInfo, state: Game, locale: str, *, intro: str | None = None, ping: bool = True
+    game: GameInfo,
+    public: SeatView,
+    own: SeatView | None,
+    locale: str,
+    *,
+    intro: str | None = None,
+    ping: bool = True,
 ) -> TurnMessage:
-    """The message opening the turn of `state`'s current player (drawn as a spectator sees
-    the game). It names them; it pings them only with `ping` (when a mention is how they are
-    told that it is their turn, `turns.reminders.notice_for`)."""
-    public = state.view(None)
+    """The message opening the turn of the current player of `public` (drawn as a spectator
+    sees the game; `own` is what that player sees, for the buttons). It names them; it pings
+    them only with `ping` (when a mention is how they are told that it is their turn)."""
     names = public_names(game, locale)
     seat = public.current_seat
     player = game.at_seat(seat) if seat is not None else None
@@ -158,7 +162,7 @@ async def turn_message(
         content="\n".join(lines)[:2000],
         embed=embed,
         file=await table_file(public, player_names(locale, game), locale),
-        view=turn_buttons(game, locale, turn_ops(state)) if person else discord.ui.View(),
+        view=turn_buttons(game, locale, turn_ops(public, own)) if person else discord.ui.View(),
         allowed_mentions=pinging(
             player.user_id if ping and person and player is not None else None
         ),

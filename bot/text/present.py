@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 
 from engine import (
     CARDS,
@@ -576,25 +576,6 @@ def start_lines(locale: str, names: Sequence[str], started: GameStarted) -> list
     lines.append(i18n.t(locale, "game.starting_money"))
     lines += [f"- {names[s]}: {cards_text(locale, started.hands[s])}" for s in order]
     return lines
-
-
-def untold(turns: Sequence[LoggedTurn], computers: Collection[int]) -> list[LoggedTurn]:
-    """The finished turns the channel has not been told, the last one included.
-
-    The channel hears about a game when a turn hands the move to a person, holds a scoring
-    round or ends the game; computer players' turns in between are told together with the
-    next of those, so nobody reads a message addressed to a computer. Derived from the log
-    alone, so a retry after a failed post or a restart tells the same turns."""
-    out: list[LoggedTurn] = []
-    for index in range(len(turns) - 1, -1, -1):
-        turn = turns[index]
-        told = any(isinstance(e, ScoringHeld) for e in turn.end) or (
-            index + 1 < len(turns) and turns[index + 1].seat not in computers
-        )
-        if out and told:
-            break
-        out.append(turn)
-    return out[::-1]
 
 
 def told_lines(locale: str, names: Sequence[str], turns: Sequence[LoggedTurn]) -> list[str]:

@@ -56,5 +56,5 @@ async def deadline_passed(flow: TurnFlow, timer: TimerRow) -> None:
     except (*MOVED_ON, IllegalMove) as exc:  # the player moved at the last second: it stands
         log.info("deadline of game %s not applied: %s", game.id, exc.code)
         return
-    # any other failure (a worker down, a full disk) raises: the timer is tried again
-    flow.drive_computers(game.id, locale)
+    # any other failure (a worker down, a full disk) raises: the timer is tried again; the
+    # turn's end lets the computer players move if they are next

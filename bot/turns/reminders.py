@@ -29,6 +29,7 @@ from .policy import (
     turn_notice,
 )
 from .ports import Delivery, Messenger, Spawn, Wake
+from .telling import TurnDm
 
 log = logging.getLogger("alhambra.notify")
 
@@ -117,11 +118,29 @@ class Reminders:
             return  # the turn is already over
         rules = await services.schedule.deadline_rules(game.id)
         due = deadline_at(game.turn_started_at or now, rules, prefs)
-        locale = prefs.dm_locale(locale, notes.discord_locale)
-        delivery = await self.messenger.turn_dm(game, player, locale, due)
+        game_log = await services.play.log(game.id)
+        viewed = await services.play.view(game.id, user_id)
+        dm = TurnDm(
+            current,
+            user_id,
+            player.seat,
+            player.name,
+            viewed.view,
+            prefs.dm_locale(locale, notes.discord_locale),
+            due,
+            None,
+            game_log,
+        )
+        shown = await services.people.message_ref(game.id, "turn")
+        delivery = await self.messenger.turn_dm(dm, shown)
         if delivery is Delivery.REFUSED:  # the turn message did not ping them: mention them
-            await self._refused(user_id)
-            await self.nudge(current, user_id)
+            await self.dm_refused(current, user_id)
+
+    async def dm_refused(self, game: GameInfo, user_id: int) -> None:
+        """A turn DM was refused (the user accepts no DMs from the bot): DMs rest for a while,
+        and the turn message, which did not ping them, is followed by a mention."""
+        await self._refused(user_id)
+        await self.nudge(game, user_id)
 
     async def remind(self, timer: TimerRow) -> None:
         """A reminder timer fired: one DM listing every game waiting on that user (or one
@@ -158,7 +177,10 @@ class Reminders:
             claimed = await services.schedule.claim_reminder(user_id, MIN_GAP)
             if claimed is None:
                 return  # another process (or this timer's earlier firing) just reminded them
-            delivery = await self.messenger.reminder(user_id, waiting)
+            fallback = await services.people.game_locale(waiting[0].id)
+            locale = prefs.dm_locale(fallback, notes.discord_locale)
+            shown = [(g, await services.people.message_ref(g.id, "turn")) for g in waiting]
+            delivery = await self.messenger.reminder(user_id, locale, shown)
             if delivery is Delivery.SENT:
                 await services.schedule.note_reminded(user_id)
                 return
@@ -177,7 +199,9 @@ class Reminders:
         key = int(game.turn_started_at.timestamp() * 1000)
         if not await self.services.schedule.nudge_once(game.id, seat.seat, key):
             return False
-        return await self.messenger.nudge(game, user_id)
+        locale = await self.services.people.game_locale(game.id)
+        shown = await self.services.people.message_ref(game.id, "turn")
+        return await self.messenger.nudge(game, user_id, locale, shown)
 
     async def recover(self) -> int:
         """Games whose turn has no timers (the bot stopped, or arming them failed, between a

@@ -26,7 +26,7 @@ import os
 import secrets
 import socket
 from collections.abc import Awaitable, Callable, Mapping
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from ..core.records import TimerKind, TimerRow
 from ..core.services import Services
@@ -93,6 +93,8 @@ class TimerDispatcher:
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
+        #: when the loop looks at the timers next (None: it is looking now, or has not slept)
+        self._next_look: datetime | None = None
         #: how many timers this dispatcher has fired (for logs and tests)
         self.fired = 0
         self.started = asyncio.Event()
@@ -101,8 +103,11 @@ class TimerDispatcher:
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._run(), name="timers")
 
-    def wake(self) -> None:
-        """Look at the timers again now (one was added or moved sooner)."""
+    def wake(self, due: datetime | None = None) -> None:
+        """Look at the timers again now (one was added or moved sooner); given `due`, the
+        soonest of the timers just armed, only if that is before the next look anyway."""
+        if due is not None and self._next_look is not None and due >= self._next_look:
+            return
         self._wake.set()
 
     async def stop(self, timeout: float = 10.0) -> None:
@@ -191,6 +196,7 @@ class TimerDispatcher:
         failed_wait = FAILED_RUN_WAIT
         while not self._stopping:
             self._wake.clear()
+            self._next_look = None
             delay = self.max_sleep
             try:
                 await self.run_due()
@@ -207,5 +213,6 @@ class TimerDispatcher:
                     delay = min(self.max_sleep, max(left, 1.0))
             if self._stopping:
                 break
+            self._next_look = self.services.clock.now() + timedelta(seconds=delay)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), delay)

@@ -22,7 +22,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from bot.core.errors import Outdated, ServiceError
-from bot.core.records import GameInfo, SeatInfo, TimerRow
+from bot.core.records import GameInfo, TimerRow
 from bot.core.services import Services
 from bot.core.store import Store
 from bot.turns.ports import Delivery
@@ -86,19 +86,25 @@ class FileMessenger:
     def __init__(self, path: Path) -> None:
         self.path = path
 
-    async def turn_dm(
-        self, game: GameInfo, player: SeatInfo, locale: str, deadline: object
-    ) -> Delivery:
+    async def turn_dm(self, dm: object, turn_message: object) -> Delivery:
         return Delivery.SENT
 
-    async def reminder(self, user_id: int, games: list[GameInfo]) -> Delivery:
+    async def reminder(
+        self, user_id: int, locale: str, games: list[tuple[GameInfo, object]]
+    ) -> Delivery:
         with self.path.open("a") as out:
-            out.write(f"reminder {user_id} {sorted(g.id for g in games)}\n")
+            out.write(f"reminder {user_id} {sorted(g.id for g, _ in games)}\n")
         await asyncio.sleep(0.3)  # a DM takes a round trip to Discord
         return Delivery.SENT
 
-    async def nudge(self, game: GameInfo, user_id: int) -> bool:
+    async def nudge(self, game: GameInfo, user_id: int, locale: str, turn_message: object) -> bool:
         return True
+
+    async def plan_report(self, *args: object) -> Delivery:
+        return Delivery.SENT
+
+    async def owner_notice(self, *args: object) -> Delivery:
+        return Delivery.SENT
 
 
 async def remind(services: Services, dms: Path, hang: str) -> dict[str, object]:

@@ -16,6 +16,7 @@ from bot.core.records import GameInfo, TimerRow
 from bot.core.results import ActResult
 from bot.core.services import ANNOUNCE_GRACE, Services
 from bot.turns.flow import TurnFlow
+from bot.turns.telling import Telling
 from engine import EndTurn, Skip, Skipped, TakeMoney, TurnEnded, Undo
 
 
@@ -24,10 +25,12 @@ class RecordingAnnouncer:
 
     def __init__(self) -> None:
         self.turns: list[ActResult] = []
+        self.tellings: list[Telling] = []
         self.notices: list[tuple[int, str, str, dict[str, object]]] = []
 
-    async def turn_over(self, result: ActResult, locale: str) -> None:
+    async def turn_over(self, result: ActResult, telling: Telling, locale: str) -> None:
         self.turns.append(result)
+        self.tellings.append(telling)
 
     async def notice(
         self, game: GameInfo, locale: str, key: str, *, mention: int | None = None, **params: object
@@ -78,9 +81,9 @@ async def test_without_auto_end_the_turn_waits_and_can_be_undone(services: Servi
     assert player is not None and player.user_id is not None
     await services.people.update_preferences(player.user_id, {"auto_end_turn": False})
     result = await flow.act(game.id, player.user_id, await _take(services, game), 0, locale="en")
-    assert not result.turn_over and result.state.phase == "confirm" and announcer.turns == []
+    assert not result.turn_over and result.own.phase == "confirm" and announcer.turns == []
     undone = await flow.act(game.id, player.user_id, Undo(), result.version, locale="en")
-    assert undone.state.phase == "action" and announcer.turns == []
+    assert undone.own.phase == "action" and announcer.turns == []
     again = await flow.act(game.id, player.user_id, await _take(services, game), 2, locale="en")
     ended = await flow.act(game.id, player.user_id, EndTurn(), again.version, locale="pt-BR")
     assert ended.turn_ended and announcer.turns == [ended]
@@ -199,7 +202,7 @@ async def test_a_turn_left_waiting_for_an_automatic_end_is_ended_on_resume(
     assert player is not None and player.user_id is not None
     assert await flow.finish_automatic_turn(game.id, "en") is None  # nothing to finish
     moved = await services.play.act(game.id, player.user_id, await _take(services, game), 0)
-    assert moved.state.phase == "confirm"  # ...and then the process stopped
+    assert moved.own.phase == "confirm"  # ...and then the process stopped
     ended = await flow.finish_automatic_turn(game.id, "en")
     assert ended is not None and ended.turn_ended and announcer.turns == [ended]
     other = (await services.lobby.game(game.id)).current_player
@@ -218,11 +221,11 @@ class FlakyAnnouncer(RecordingAnnouncer):
         super().__init__()
         self.failures = failures
 
-    async def turn_over(self, result: ActResult, locale: str) -> None:
+    async def turn_over(self, result: ActResult, telling: Telling, locale: str) -> None:
         if self.failures:
             self.failures -= 1
             raise RuntimeError("403 Missing Permissions")
-        await super().turn_over(result, locale)
+        await super().turn_over(result, telling, locale)
 
 
 async def _announcements(services: Services, game_id: int) -> list[TimerRow]:

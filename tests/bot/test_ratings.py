@@ -36,7 +36,7 @@ async def _play(
         move = rng.choice([a for a in legal if not isinstance(a, Undo)])
         result = await services.play.act(info.id, player.user_id, move, info.version)
         info = result.game
-    ranks = result.state.ranks
+    ranks = result.public.ranks
     assert ranks is not None
     return [info.at_seat(seat).user_id for seat in sorted(range(len(ranks)), key=ranks.__getitem__)]  # type: ignore[union-attr]
 

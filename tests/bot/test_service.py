@@ -209,9 +209,9 @@ async def test_start_maps_engine_seats_to_join_order(services: Services, refused
     joined = sorted(game.seats, key=lambda s: s.join_order)
     for seat in game.seats:
         assert seat.seat is not None
-        assert joined[result.state.seating[seat.seat]] == seat
-    assert game.current_seat == result.state.current_seat
-    assert (await state(services, game.id)).to_json() == result.state.to_json()
+        assert joined[result.public.seating[seat.seat]] == seat
+    assert game.current_seat == result.public.current_seat
+    assert (await state(services, game.id)).view(None) == result.public
     async with refused(GameAlreadyStarted):
         await services.lobby.join(game.id, CAROL, "Carol")
     async with refused(GameAlreadyStarted):
@@ -231,7 +231,7 @@ async def test_act_applies_saves_and_reports(services: Services, clock: ManualCl
     assert isinstance(take, TakeMoney)
     clock.advance(60)
     result = await services.play.act(game.id, player.user_id, action_to_dict(take), 0)
-    assert result.version == 1 and result.game.version == 1 and not result.state.is_over
+    assert result.version == 1 and result.game.version == 1 and not result.is_over
     assert result.events == [MoneyTaken(player.seat, take.cards)]  # type: ignore[arg-type]
     assert result.seat == player
     log = await services.play.log(game.id)
@@ -239,7 +239,7 @@ async def test_act_applies_saves_and_reports(services: Services, clock: ManualCl
         (1, player.seat, player.user_id, take, clock.now())
     ]
     assert log.entries[0].events == result.events
-    assert (await state(services, game.id)).to_json() == result.state.to_json()
+    assert (await state(services, game.id)).view(None) == result.public
 
 
 async def test_act_errors_write_nothing(services: Services, refused) -> None:
@@ -293,11 +293,11 @@ async def test_a_finished_game_is_marked_and_frees_the_channel(
     await add_timer(services, game.id, "reminder", services.clock.now())
     rng = random.Random(5)
     result = None
-    while result is None or not result.state.is_over:
+    while result is None or not result.is_over:
         result = await random_move(services, game.id, rng, undo=rng.random() < 0.05)
     game = result.game
     assert game.status == "finished" and game.current_seat is None and game.ended_at is not None
-    assert result.state.is_over and result.events[-1].kind == "game_ended"
+    assert result.is_over and result.events[-1].kind == "game_ended"
     assert await services.schedule.due_timers() == []
     async with refused(GameOver, "over"):
         await services.play.act(game.id, HOST, EndTurn(), game.version)
@@ -388,7 +388,7 @@ async def test_views_show_a_player_their_hand_and_a_spectator_nothing_hidden(
 async def _played(services: Services, channel: int, rng: random.Random) -> GameInfo:
     game = await started(services, channel=channel)
     result = None
-    while result is None or not result.state.is_over:
+    while result is None or not result.is_over:
         result = await random_move(services, game.id, rng)
     return result.game
 
@@ -431,7 +431,7 @@ async def test_lists_and_counts_keep_to_the_games_the_asker_may_see(
     away = await services.lobby.create_game(channel_id=1, host_id=HOST, host_name="Ann", guild_id=8)
     await services.lobby.join(away.id, BOB, "Bob")
     await services.lobby.start(away.id, HOST)
-    while not (await random_move(services, away.id, rng)).state.is_over:
+    while not (await random_move(services, away.id, rng)).is_over:
         pass  # played to its end in the other server
 
     stranger = Sight(STRANGER, 7, frozenset({1, 20, 2}))

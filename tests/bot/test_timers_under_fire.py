@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Coroutine
-from datetime import datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -16,15 +16,17 @@ import pytest
 
 from bot.core.clock import ManualClock
 from bot.core.errors import ServiceError
-from bot.core.records import DeadlineRules, GameInfo, SeatInfo, TimerRow
+from bot.core.plans import PlanReport
+from bot.core.records import DeadlineRules, GameInfo, TimerRow
 from bot.core.results import ActResult
 from bot.core.services import Services
 from bot.core.store import Store
 from bot.core.verify import verify_database
 from bot.turns.deadlines import deadline_passed
 from bot.turns.flow import TurnFlow
-from bot.turns.ports import Delivery
+from bot.turns.ports import Delivery, MessageRef
 from bot.turns.reminders import Reminders
+from bot.turns.telling import Telling, TurnDm
 from bot.turns.timers import TimerDispatcher
 from engine import Undo
 
@@ -38,7 +40,7 @@ class Table:
         self.notices: list[str] = []
         self.dms = 0
 
-    async def turn_over(self, result: ActResult, locale: str) -> None:
+    async def turn_over(self, result: ActResult, telling: Telling, locale: str) -> None:
         if self.rng.random() < 0.1:
             raise RuntimeError("Discord refused the post")
         self.turns.append(result.version)
@@ -48,18 +50,33 @@ class Table:
     ) -> None:
         self.notices.append(key)
 
-    async def turn_dm(
-        self, game: GameInfo, player: SeatInfo, locale: str, deadline: datetime | None
+    async def turn_dm(self, dm: TurnDm, turn_message: MessageRef | None) -> Delivery:
+        self.dms += 1
+        return self.rng.choice(list(Delivery))
+
+    async def reminder(
+        self, user_id: int, locale: str, games: list[tuple[GameInfo, MessageRef | None]]
     ) -> Delivery:
         self.dms += 1
         return self.rng.choice(list(Delivery))
 
-    async def reminder(self, user_id: int, games: list[GameInfo]) -> Delivery:
-        self.dms += 1
-        return self.rng.choice(list(Delivery))
-
-    async def nudge(self, game: GameInfo, user_id: int) -> bool:
+    async def nudge(
+        self, game: GameInfo, user_id: int, locale: str, turn_message: MessageRef | None
+    ) -> bool:
         return True
+
+    async def plan_report(
+        self,
+        game: GameInfo,
+        user_id: int,
+        report: PlanReport,
+        locale: str,
+        turn_message: MessageRef | None,
+    ) -> Delivery:
+        return Delivery.SENT
+
+    async def owner_notice(self, owner_id: int, locale: str, server: str, channel: str) -> Delivery:
+        return Delivery.SENT
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -42,9 +42,12 @@ async def test_the_transactions_of_a_turn_are_counted(blocked_hosts: list[str]) 
             assert any(t.opener.endswith("Play._apply") for t in writes), writes
         assert len(end.transactions) > len(move.transactions), "End turn also tells the table"
         assert all(t.opener != "?" and t.caller != "?" for t in end.transactions)
-    # a turn told by DM reads what the DM needs on top of what a mention needs
+    # the move read all that telling needs: a turn told by DM reads nothing more than one told
+    # by a mention, and the whole turn stays within ten transactions
     mention, dm = (turn.clicks[2] for turn in report.turns)
-    assert len(dm.transactions) > len(mention.transactions)
+    assert len(dm.transactions) == len(mention.transactions)
+    for turn in report.turns:
+        assert len(turn.total.transactions) <= 10, [t.opener for t in turn.total.transactions]
 
     printed = "\n".join(bench.lines(report, options))
     assert "End turn" in printed and "the turn" in printed and "Play._apply" in printed

@@ -11,7 +11,7 @@ from typing import Any
 
 import pydantic
 
-from engine import Action, Event, Options, Skip, action_from_dict, new_game
+from engine import Action, Options, Skip, action_from_dict
 from engine.ai import LEVELS
 
 from ..clock import Clock
@@ -31,7 +31,7 @@ from ..errors import (
 )
 from ..ratings import rate, rated_result
 from ..records import STAND_IN_LEVELS, DeadlineRules, GameInfo, SeatInfo
-from ..results import GameLog, LogEntry
+from ..results import GameLog
 from ..store import Store, Tx
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -259,20 +259,4 @@ async def read_log(store: Store, game_id: int) -> GameLog:
     async with store.read() as tx:
         game = await need_game(tx, game_id)
         rows = await tx.actions(game_id)
-    if game.seed is None:
-        raise GameNotStarted()
-    seed = game.seed
-    players = len(game.seats)
-    options = Options.model_validate(game.options)
-
-    def rebuild() -> tuple[list[Event], list[LogEntry]]:
-        state = new_game(players, seed, options)
-        entries = []
-        for row in rows:
-            action = action_from_dict(row.action)
-            events = state.apply(action)
-            entries.append(LogEntry(row.seq, row.seat, row.user_id, action, events, row.created_at))
-        return state.setup_events(), entries
-
-    setup, entries = await asyncio.to_thread(rebuild)
-    return GameLog(game, setup, entries)
+    return await asyncio.to_thread(GameLog.rebuild, game, rows)

@@ -198,7 +198,9 @@ class Lobby(Service):
             if not started:  # pragma: no cover - the write lock makes this impossible
                 raise Outdated()
             info = await need_game(tx, game_id)
-        return StartResult(info, state.setup_events(), state)
+        return StartResult(
+            info, state.setup_events(), state.view(None), state.view(state.current_seat)
+        )
 
     async def set_rated(self, game_id: int, user_id: int, rated: bool) -> GameInfo:
         """The host makes their lobby rated (or not): its result will move the server's

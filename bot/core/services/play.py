@@ -39,8 +39,8 @@ from ..errors import (
     ServiceError,
 )
 from ..plans import MAX_RULES, Plan, PlanChange, check_new_rule
-from ..records import GameInfo, SeatInfo
-from ..results import ActResult, GameLog, ViewResult, VoteOutcome
+from ..records import DeadlineRules, GameInfo, SeatInfo
+from ..results import ActResult, GameLog, NextTurn, TurnOver, ViewResult, VoteOutcome
 from .guards import (
     SILENT_AFTER,
     Service,
@@ -76,6 +76,7 @@ class Play(Service):
         expected_version: int,
         *,
         hold: timedelta | None = None,
+        undo_window: timedelta | None = None,
     ) -> ActResult:
         """A player's move, accepted only if it is their turn, the rules allow it and the game
         is still at `expected_version`.
@@ -83,9 +84,13 @@ class Play(Service):
         With `hold`, a move that leaves the turn waiting only for its confirmation arms an
         `end_turn` timer that long from now, in the move's own transaction: the turn then ends
         by itself even if the bot stops in between, and can be undone until it does
-        (`ActResult.ends_at`)."""
+        (`ActResult.ends_at`). With `undo_window` (the operator's default) the player's own
+        settings decide, read in the same transaction: their window, or none if they confirm
+        their turns themselves; a window of zero sets `ActResult.end_now`."""
         move = chosen(parse_action(action))
-        return await self._act(game_id, move, expected_version, user_id=user_id, hold=hold)
+        return await self._act(
+            game_id, move, expected_version, user_id=user_id, hold=hold, window=undo_window
+        )
 
     async def act_for_computer(
         self, game_id: int, seat: int, action: Action | dict[str, Any], expected_version: int
@@ -115,10 +120,12 @@ class Play(Service):
         seat: int | None = None,
         stand_in: bool = False,
         hold: timedelta | None = None,
+        window: timedelta | None = None,
     ) -> ActResult:
         """The one pipeline of every move: who acts is a user (`user_id`), the computer player
         of a computer `seat`, or a stand-in for the human at `seat` (`stand_in`). Counted by
-        result for the operator (`ops.metrics`)."""
+        result for the operator (`ops.metrics`). A move that ends the turn comes back with
+        all that telling it needs (`ActResult.told`), read after the move's commit."""
         started = time.perf_counter()
         try:
             result = await self._apply(
@@ -129,6 +136,7 @@ class Play(Service):
                 seat=seat,
                 stand_in=stand_in,
                 hold=hold,
+                window=window,
             )
         except ServiceError as exc:
             metrics.action(exc.code, started)
@@ -146,35 +154,43 @@ class Play(Service):
         seat: int | None,
         stand_in: bool,
         hold: timedelta | None,
+        window: timedelta | None,
     ) -> ActResult:
-        # Seats never change while a game runs, and the version check on writing catches any
-        # move that landed since: a plain read (no transaction) is enough, and quicker.
-        async with self.store.peek() as tx:
-            found = await tx.game_and_snapshot(game_id)
-        if found is None:
-            raise NoGameHere(variant="unknown")
-        game, snapshot = found
-        if game.status == "lobby":
-            raise GameNotStarted()
-        player = actor(game, user_id, seat, stand_in)
-        if game.status != "active":
-            raise over(game)
-        if expected_version != game.version:
-            raise Outdated()
-        if game.current_seat != player.seat:
-            current = game.current_player
-            raise NotYourTurn(variant="named", name=current) if current else NotYourTurn()
-        assert snapshot is not None and player.seat is not None
-        state = Game.from_json(snapshot)
-        steps_before = state.turn_events
-        try:
-            events = state.apply(move)
-        except IllegalAction as exc:
-            raise IllegalMove(str(exc)) from None
-        now = self._now()
-        started = any(isinstance(e, TurnStarted) for e in events)
-        ended = any(isinstance(e, TurnEnded) for e in events)
+        # Read, checked and saved in one transaction: a refusal writes nothing (the
+        # transaction rolls back), and the version check catches nothing a lock did not.
         async with self.store.write() as tx:
+            found = await tx.game_and_snapshot(game_id)
+            if found is None:
+                raise NoGameHere(variant="unknown")
+            game, snapshot = found
+            if game.status == "lobby":
+                raise GameNotStarted()
+            player = actor(game, user_id, seat, stand_in)
+            if game.status != "active":
+                raise over(game)
+            if expected_version != game.version:
+                raise Outdated()
+            if game.current_seat != player.seat:
+                current = game.current_player
+                raise NotYourTurn(variant="named", name=current) if current else NotYourTurn()
+            assert snapshot is not None and player.seat is not None
+            state = Game.from_json(snapshot)
+            waited = state.phase == "confirm"  # only then can an `end_turn` timer be armed
+            steps_before = state.turn_events
+            try:
+                events = state.apply(move)
+            except IllegalAction as exc:
+                raise IllegalMove(str(exc)) from None
+            now = self._now()
+            started = any(isinstance(e, TurnStarted) for e in events)
+            ended = any(isinstance(e, TurnEnded) for e in events)
+            end_now = False
+            if window is not None and user_id is not None and not ended:
+                own = await tx.preferences(user_id)  # whether and how long they may undo
+                if own.auto_end_turn:
+                    mine = window if own.undo_window is None else timedelta(seconds=own.undo_window)
+                    hold = mine if mine > timedelta(0) else None
+                    end_now = hold is None and state.phase == "confirm"
             saved = await tx.save_action(
                 game_id,
                 expected_version=expected_version,
@@ -192,8 +208,8 @@ class Play(Service):
                 raise Outdated()
             if state.is_over and game.rated and state.ranks is not None:
                 await rate_game(tx, game, state.ranks, now)
-            # any move ends a wait for the confirmation (an undo, the confirmation itself)
-            await tx.delete_timers_of(game_id, ("end_turn",))
+            if waited:  # any move ends a wait for the confirmation (an undo, the confirmation)
+                await tx.delete_timers_of(game_id, ("end_turn",))
             held = hold is not None and not ended and state.phase == "confirm"
             ends_at = at_ms(to_ms(now + hold)) if held and hold is not None else None
             if ends_at is not None:
@@ -217,7 +233,58 @@ class Play(Service):
             turn_started_at=stamp if started else game.turn_started_at,
         )
         steps = steps_before if ended else state.turn_events
-        return ActResult(info, player, move, events, info.version, state, steps, ends_at)
+        told = await self.turn_over_of(info, player, state) if ended or state.is_over else None
+        return ActResult(
+            info,
+            player,
+            move,
+            events,
+            info.version,
+            state.view(None),
+            state.view(player.seat),
+            steps,
+            ends_at,
+            told,
+            end_now,
+        )
+
+    async def turn_over_of(self, game: GameInfo, acted: SeatInfo, state: Game) -> TurnOver:
+        """What telling the end of a turn needs (`TurnOver`), read in one transaction: the turn
+        message on show, the followers by DM and their languages, the next player's view,
+        settings, last move, deadline rules and plan, the hints asked (at the end), and the
+        log's actions when a computer player's turns or the next person's summary need it."""
+        async with self.store.read() as tx:
+            message = await tx.message(game.id, "turn")
+            followers = []
+            for user_id, how in await tx.followers(game.id):
+                if how == "dm":
+                    chosen_locale = (await tx.preferences(user_id)).language
+                    followers.append((user_id, chosen_locale or await tx.discord_locale(user_id)))
+            hints = await tx.hints_of_game(game.id) if state.is_over else {}
+            upcoming: NextTurn | None = None
+            seat = None if state.is_over else state.current_seat
+            player = game.at_seat(seat) if seat is not None else None
+            if player is not None and seat is not None:
+                view = state.view(seat)
+                if player.user_id is None:
+                    upcoming = NextTurn(player, view)
+                else:
+                    prefs = await tx.preferences(player.user_id)
+                    notes = await tx.notes(player.user_id)
+                    last = await tx.last_action_by(game.id, player.user_id)
+                    upcoming = NextTurn(
+                        player,
+                        view,
+                        prefs,
+                        notes,
+                        last[1] if last is not None else None,
+                        await tx.deadline_rules(game.id) or DeadlineRules(),
+                        await tx.plan(game.id, seat) is not None,
+                    )
+            person_next = upcoming is not None and upcoming.player.user_id is not None
+            needs_log = acted.is_computer or person_next
+            actions = tuple(await tx.actions(game.id)) if needs_log else None
+        return TurnOver(message, tuple(followers), upcoming, hints, actions)
 
     async def last_turn(self, game_id: int) -> ActResult | None:
         """The game's last finished turn as its move reported it (what the channel is told),
@@ -235,7 +302,15 @@ class Play(Service):
         assert snapshot is not None and player is not None
         state = Game.from_json(snapshot)
         return ActResult(
-            game, player, entry.action, last.end, game.version, state, tuple(last.steps)
+            game,
+            player,
+            entry.action,
+            last.end,
+            game.version,
+            state.view(None),
+            state.view(player.seat),
+            tuple(last.steps),
+            told=await self.turn_over_of(game, player, state),
         )
 
     # --- what a player sees -----------------------------------------------------------------------

@@ -4,8 +4,10 @@ nudges and the deadline rules."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
+from typing import Literal
 
 from ..errors import NoGameHere
 from ..records import DeadlineRules, TimerKind, TimerRow, UserNotes
@@ -111,6 +113,37 @@ class Schedule(Service):
         """The channel has been told about the game up to `version`."""
         async with self.store.write() as tx:
             await tx.announced(game_id, version)
+
+    async def turn_told(
+        self,
+        game_id: int,
+        *,
+        version: int,
+        turn_started_at: datetime | None,
+        message: tuple[int, int] | Literal["kept"] | None,
+        timers: Sequence[tuple[TimerKind, datetime, int | None]] = (),
+    ) -> None:
+        """What follows telling the turn that ended at `version`, in one transaction: the turn
+        message now on show (None: none; "kept": the channel was not told, it stays as it
+        was) and the turn noted as told, then the new turn's reminder and deadline timers. The
+        message and the timers are the turn's only while it lasts (`turn_started_at`): a turn
+        told late never overwrites what a later one wrote."""
+        async with self.store.write() as tx:
+            game = await need_game(tx, game_id)
+            current = game.status == "active" and game.turn_started_at == turn_started_at
+            if message != "kept":
+                await tx.announced(game_id, version)
+                if message is None and (current or game.status != "active"):
+                    await tx.delete_message(game_id, "turn")
+                elif message is not None and current:
+                    await tx.set_message(game_id, "turn", message[0], message[1], self._now())
+            if current:
+                await tx.delete_timers_of(game_id, ("reminder", "deadline"))
+                now = self._now()
+                for kind, due, seat in timers:
+                    await tx.insert_timer(
+                        game_id, kind=kind, due_at=due, seat=seat, version=game.version, now=now
+                    )
 
     async def announce_later(self, game_id: int, version: int, due: datetime) -> None:
         """Telling the channel about the turn that ended at `version` failed: try again then."""

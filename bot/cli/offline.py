@@ -601,8 +601,8 @@ def _session(
     for seat in game.seats:  # the people here are offline users: the flag is their setting
         if seat.user_id is not None:
             session.wait(
-                session.services.people.update_settings(
-                    seat.user_id, auto_end_turn=not args.confirm
+                session.services.people.update_preferences(
+                    seat.user_id, {"auto_end_turn": not args.confirm}
                 )
             )
     return session.play(game)

@@ -200,12 +200,39 @@ class NoSuchChoice(ServiceError):
     default = "That is not one of your choices now. Pick one of the suggestions."
 
 
+class Typed(str):
+    """What a user typed, repeated in a refusal's words: whoever words the refusal shows it
+    clipped, on one line and inert (`text.present.echo`), never as it came."""
+
+
 class BadSetting(ServiceError):
-    """A setting or vote the user typed that cannot be read; the message is already in the
-    user's language (there is no catalogue key for this code on purpose)."""
+    """A setting or vote the user typed that cannot be read.
+
+    Raised by the preferences' registry with a `variant` and the `text` typed (a `Typed`):
+    its words are the catalogue's `error.<variant>`. Raised by the adapter (a vote) with a
+    message already in the user's language; `error.bad_setting` alone has no words on purpose.
+    """
 
     code = "bad_setting"
     default = "That setting is not valid."
+    variants = {
+        "bad_quiet_hours": (
+            "I could not read the quiet hours “{text}”: write them like 22-7 or 22:30-07:00, "
+            "or off."
+        ),
+        "bad_time_zone": (
+            "“{text}” is not a time zone: pick one of the suggestions, such as Europe/Lisbon."
+        ),
+        "bad_date": "I could not read the date “{text}”: write it like 2025-08-31, or off.",
+        "date_passed": "{text} has already passed: choose a date in the future.",
+        "date_too_far": "{text} is more than a year away: a vacation can last a year at most.",
+    }
+
+    @property
+    def key(self) -> str:
+        """A setting's refusal is worded by its own key, `error.<variant>` (one per thing a
+        user may type wrong), older than the variants."""
+        return f"error.{self.variant}" if self.variant else super().key
 
 
 class GuildOnly(ServiceError):

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 Status = Literal["lobby", "active", "finished", "abandoned"]
 SeatKind = Literal["human", "computer"]
@@ -140,30 +139,6 @@ class TimerRow:
 
 
 @dataclass(frozen=True, slots=True)
-class UserSettings:
-    user_id: int
-    #: the language the user chose for their DMs; None: follow their Discord client's
-    locale: str | None = None
-    dm_on_turn: bool = True
-    dm_reminders: bool = True
-    #: end the turn by itself when nothing is left to decide (False: confirm, to keep undo)
-    auto_end_turn: bool = True
-    #: the language of the user's Discord client when the bot last saw them (never chosen:
-    #: remembered from their interactions, apart from `locale`, so it never overrides a choice)
-    discord_locale: str | None = None
-    #: seconds a finished turn waits (undo still possible) before it ends by itself; None: the
-    #: operator's default, 0: at once. Only with `auto_end_turn`.
-    undo_window_s: int | None = None
-    #: how they are told it is their turn: a DM (the default), a channel mention, or both
-    turn_notice: TurnNotice = "dm"
-
-    def dm_locale(self, fallback: str) -> str:
-        """The language of this user's DMs: the one they chose, else their Discord client's,
-        else `fallback` (the game's)."""
-        return self.locale or self.discord_locale or fallback
-
-
-@dataclass(frozen=True, slots=True)
 class DeadlineRules:
     """A game's turn deadline (None: no deadline) and what happens around it."""
 
@@ -179,26 +154,15 @@ class DeadlineRules:
 
 
 @dataclass(frozen=True, slots=True)
-class NotifySettings:
-    """A user's reminder preferences (None: the default) and what the bot last sent them."""
+class UserNotes:
+    """What the bot notes about a user, never chosen by them (their choices are
+    `preferences.Preferences`)."""
 
     user_id: int
-    first_reminder_s: int | None = None
-    repeat_reminder_s: int | None = None
-    #: quiet hours as minutes after midnight in `time_zone`; both set or both None
-    quiet_start: int | None = None
-    quiet_end: int | None = None
-    #: an IANA zone name such as "Asia/Tokyo"; None: UTC
-    time_zone: str | None = None
-    vacation_until: datetime | None = None
     #: when a DM last failed because the user does not accept DMs from the bot
     dm_blocked_at: datetime | None = None
+    #: when the last reminder DM went out (or is going out: `Schedule.claim_reminder`)
     last_reminder_at: datetime | None = None
-
-    @property
-    def zone(self) -> ZoneInfo:
-        """The user's time zone; UTC when unset or no longer known to this system."""
-        try:
-            return ZoneInfo(self.time_zone or "UTC")
-        except (ZoneInfoNotFoundError, ValueError):
-            return ZoneInfo("UTC")
+    #: the language of the user's Discord client when the bot last saw them (remembered from
+    #: their interactions, so it never overrides the language they chose)
+    discord_locale: str | None = None

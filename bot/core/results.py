@@ -23,14 +23,8 @@ from engine import (
 )
 
 from .errors import GameNotStarted, GameOver, NotAPlayer, NotYourTurn
-from .records import (
-    ActionRow,
-    DeadlineRules,
-    GameInfo,
-    NotifySettings,
-    SeatInfo,
-    UserSettings,
-)
+from .preferences import Preferences
+from .records import ActionRow, DeadlineRules, GameInfo, SeatInfo, UserNotes
 
 
 @dataclass(frozen=True)
@@ -51,9 +45,9 @@ class NextTurn:
     player: SeatInfo
     #: their own view: their hand and legal moves (for their DM and the turn's buttons)
     view: SeatView
-    #: a person's settings and reminder preferences (None for a computer player)
-    settings: UserSettings | None = None
-    notify: NotifySettings | None = None
+    #: a person's preferences, and what the bot noted about them (None for a computer player)
+    prefs: Preferences | None = None
+    notes: UserNotes | None = None
     #: when they last moved in this game (a player at the table needs no DM)
     last_action_at: datetime | None = None
     #: the game's deadline rules

@@ -302,7 +302,7 @@ async def chosen_language(bot: BaseBot, interaction: discord.Interaction) -> Non
         now = time.monotonic()
         seen = bot.chosen_locales.get(user)
         if seen is None or now - seen[0] > CHOSEN_FOR_S:
-            locale = (await bot.services.people.settings(user)).locale
+            locale = (await bot.services.people.preferences(user)).language
             if len(bot.chosen_locales) >= NOTED_LOCALES_MAX:
                 bot.chosen_locales.clear()
             bot.chosen_locales[user] = (now, locale)

@@ -58,7 +58,7 @@ from engine.ai import Advice, Reason
 from engine.ai.review import Review
 from render import cell_code
 
-from ..core.errors import ServiceError
+from ..core.errors import ServiceError, Typed
 from ..core.records import GameInfo, SeatInfo
 from ..core.results import GameLog, LoggedTurn
 from . import i18n
@@ -653,10 +653,7 @@ def _error_words(error: ServiceError, locale: str) -> str:
     if not i18n.has(key):
         return message
     needs = i18n.placeholders(i18n.catalogue(i18n.DEFAULT)[key])
-    params = {
-        name: player_name(locale, value) if isinstance(value, SeatInfo) else value
-        for name, value in error.params.items()
-    }
+    params = {name: _param(locale, value) for name, value in error.params.items()}
     if needs == {"reason"} and "reason" not in params:
         return i18n.t(locale, key, reason=message)
     if worded and locale == i18n.DEFAULT:
@@ -664,6 +661,16 @@ def _error_words(error: ServiceError, locale: str) -> str:
     if needs <= set(params):
         return i18n.t(locale, key, **{name: params[name] for name in needs})
     return message
+
+
+def _param(locale: str, value: object) -> object:
+    """A refusal's parameter as its words show it: a player by name in the reader's words,
+    what a user typed echoed (clipped, inert)."""
+    if isinstance(value, SeatInfo):
+        return player_name(locale, value)
+    if isinstance(value, Typed):
+        return echo(value)
+    return value
 
 
 def scoring_lines(locale: str, names: Sequence[str], held: ScoringHeld) -> list[str]:

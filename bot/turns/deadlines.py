@@ -27,7 +27,7 @@ async def deadline_passed(flow: TurnFlow, timer: TimerRow) -> None:
     if player is None or player.user_id is None or player.seat is None:
         return
     rules = await services.schedule.deadline_rules(game.id)
-    prefs = await services.people.notify_settings(player.user_id)
+    prefs = await services.people.preferences(player.user_id)
     now = services.clock.now()
     if rules.vacation_policy == "pause" and on_vacation(prefs, now) and rules.turn_deadline_s:
         due = deadline_at(now, rules, prefs)  # the deadline counts from their return

@@ -157,7 +157,7 @@ class TurnFlow:
         player = viewed.game.current_player
         if viewed.view.phase != "confirm" or player is None or player.user_id is None:
             return None
-        if not (await self.services.people.settings(player.user_id)).auto_end_turn:
+        if not (await self.services.people.preferences(player.user_id)).auto_end_turn:
             return None
         if any(t.kind == "end_turn" for t in await self.services.schedule.timers_of(game_id)):
             return None  # its undo window is still open: the timer ends it
@@ -383,11 +383,9 @@ class TurnFlow:
             if steps and turn_left and self.reminders is not None:
                 await self.reminders.schedule_turn(game.id)  # their turn's deadline, no DM
             if self.messenger is not None:
-                settings = await self.services.people.settings(player.user_id)
+                mine = await self.services.people.dm_locale(player.user_id, locale)
                 shown = await self.services.people.message_ref(game.id, "turn")
-                await self.messenger.plan_report(
-                    game, player.user_id, report, settings.dm_locale(locale), shown
-                )
+                await self.messenger.plan_report(game, player.user_id, report, mine, shown)
             return bool(steps)
         except Exception:
             log.exception("the plan of game %s, seat %s failed", game.id, player.seat)

@@ -1,5 +1,6 @@
 """When to remind, when a deadline passes, whether a timer still matters: pure functions of a
-user's `NotifySettings`, the game and a time, tested without any clock or adapter.
+user's `Preferences` (and what the bot noted about them, `UserNotes`), the game and a time,
+tested without any clock or adapter.
 
 None of them raises for a stored value, however absurd: a vacation counts for at most
 `LONGEST_VACATION` from the moment considered, spans are clamped, and no time goes past
@@ -12,12 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 
-from ..core.records import DeadlineRules, GameInfo, NotifySettings, SeatInfo, TimerRow
-from ..core.records import TurnNotice as TurnNoticeChoice
+from ..core.preferences import FIRST_REMINDER_S, REPEAT_REMINDER_S, Preferences
+from ..core.records import DeadlineRules, GameInfo, SeatInfo, TimerRow, UserNotes
 
-#: Defaults for multi-day play: the first reminder half a day into a turn, then one a day.
-FIRST_REMINDER = timedelta(hours=12)
-REPEAT_REMINDER = timedelta(hours=24)
+#: Defaults for multi-day play (the settings' defaults): the first reminder half a day into a
+#: turn, then one a day.
+FIRST_REMINDER = timedelta(seconds=FIRST_REMINDER_S)
+REPEAT_REMINDER = timedelta(seconds=REPEAT_REMINDER_S)
 #: At most one reminder DM per user in this span, whatever the number of games.
 MIN_GAP = timedelta(hours=3)
 #: After a DM was refused (403, code 50007), DMs are not tried again for this long (or until
@@ -26,7 +28,7 @@ DM_RETRY = timedelta(days=7)
 #: A player who made a move in the game this recently is at the table: no turn DM.
 LIVE_WINDOW = timedelta(minutes=5)
 #: The longest a vacation delays reminders or pauses a deadline, from the moment considered.
-#: Above the 366 days `bot.text.settings` accepts (plus the last day in any time zone), so a
+#: Above the 366 days `bot.core.typed` accepts (plus the last day in any time zone), so a
 #: vacation set today is never shortened; one stored before that limit counts as this long.
 #: Capping rather than ignoring such a vacation keeps what the player asked for (no
 #: reminders, a paused deadline) for over a year, and never arms a timer in the year 9999.
@@ -52,7 +54,7 @@ def _later(when: datetime, span: timedelta) -> datetime:
         return LATEST
 
 
-def _vacation_end(settings: NotifySettings, when: datetime) -> datetime | None:
+def _vacation_end(settings: Preferences, when: datetime) -> datetime | None:
     """The end of the user's vacation if it is after `when`, at most `LONGEST_VACATION` on."""
     away = settings.vacation_until
     if away is None or away <= when:
@@ -60,10 +62,12 @@ def _vacation_end(settings: NotifySettings, when: datetime) -> datetime | None:
     return min(away, _later(when, LONGEST_VACATION))
 
 
-def quiet_until(when: datetime, settings: NotifySettings) -> datetime | None:
+def quiet_until(when: datetime, settings: Preferences) -> datetime | None:
     """The end of the quiet hours `when` falls in (UTC), or None outside quiet hours."""
-    start, end = settings.quiet_start, settings.quiet_end
-    if start is None or end is None or start == end:
+    if settings.quiet_hours is None:
+        return None
+    start, end = settings.quiet_hours
+    if start == end:
         return None
     if not (0 <= start < _DAY_MINUTES and 0 <= end < _DAY_MINUTES) or when > LATEST:
         return None  # not a time of day (a stored oddity), or the end of time: no quiet
@@ -84,13 +88,13 @@ def quiet_until(when: datetime, settings: NotifySettings) -> datetime | None:
         return None
 
 
-def on_vacation(settings: NotifySettings, now: datetime) -> bool:
+def on_vacation(settings: Preferences, now: datetime) -> bool:
     return settings.vacation_until is not None and settings.vacation_until > now
 
 
-def dms_blocked(settings: NotifySettings, now: datetime) -> bool:
+def dms_blocked(notes: UserNotes, now: datetime) -> bool:
     """Whether a refused DM is recent enough not to try again."""
-    return settings.dm_blocked_at is not None and now - settings.dm_blocked_at < DM_RETRY
+    return notes.dm_blocked_at is not None and now - notes.dm_blocked_at < DM_RETRY
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,12 +106,7 @@ class TurnNotice:
 
 
 def turn_notice(
-    choice: TurnNoticeChoice,
-    *,
-    dms_on: bool,
-    prefs: NotifySettings,
-    now: datetime,
-    last_action: datetime | None,
+    prefs: Preferences, notes: UserNotes, *, now: datetime, last_action: datetime | None
 ) -> TurnNotice:
     """One notification per turn, the one the player chose: a DM (the default), a mention
     in the game's channel, or both. A DM that cannot or need not be sent (DMs switched off or
@@ -116,29 +115,30 @@ def turn_notice(
     if on_vacation(prefs, now):
         return TurnNotice(dm=False, mention=False)
     live = last_action is not None and now - last_action < LIVE_WINDOW
-    dm = choice in ("dm", "both") and dms_on and not dms_blocked(prefs, now) and not live
+    choice = prefs.notify
+    dm = choice in ("dm", "both") and prefs.dms and not dms_blocked(notes, now) and not live
     return TurnNotice(dm=dm, mention=choice in ("mention", "both") or not dm)
 
 
-def deliverable(when: datetime, settings: NotifySettings) -> datetime:
+def deliverable(when: datetime, settings: Preferences) -> datetime:
     """The first moment at or after `when` a reminder may be sent: after a vacation, and
     outside quiet hours."""
     when = _vacation_end(settings, when) or when
     return quiet_until(when, settings) or when
 
 
-def first_reminder_at(turn_started: datetime, settings: NotifySettings) -> datetime:
-    first = _span(settings.first_reminder_s) if settings.first_reminder_s else FIRST_REMINDER
+def first_reminder_at(turn_started: datetime, settings: Preferences) -> datetime:
+    first = _span(settings.first_reminder) if settings.first_reminder else FIRST_REMINDER
     return deliverable(_later(turn_started, first), settings)
 
 
-def next_reminder_at(now: datetime, settings: NotifySettings) -> datetime:
-    repeat = _span(settings.repeat_reminder_s) if settings.repeat_reminder_s else REPEAT_REMINDER
+def next_reminder_at(now: datetime, settings: Preferences) -> datetime:
+    repeat = _span(settings.repeat) if settings.repeat else REPEAT_REMINDER
     return deliverable(_later(now, repeat), settings)
 
 
 def deadline_at(
-    turn_started: datetime, rules: DeadlineRules, settings: NotifySettings
+    turn_started: datetime, rules: DeadlineRules, settings: Preferences
 ) -> datetime | None:
     """When the turn's deadline passes; a vacation pauses it if the game says so."""
     if not rules.turn_deadline_s:

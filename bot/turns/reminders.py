@@ -14,7 +14,8 @@ import logging
 import weakref
 from datetime import datetime
 
-from ..core.records import GameInfo, NotifySettings, SeatInfo, TimerKind, TimerRow, UserSettings
+from ..core.preferences import Preferences
+from ..core.records import GameInfo, SeatInfo, TimerKind, TimerRow, UserNotes
 from ..core.services import Services
 from .policy import (
     MIN_GAP,
@@ -38,19 +39,16 @@ async def notice_for(services: Services, game_id: int, user_id: int) -> TurnNoti
     the channel's turn message pings them only if this says so, and the DM goes out only if it
     says so, so a turn makes one notification, the one they chose."""
     return _notice(
-        await services.people.settings(user_id),
-        await services.people.notify_settings(user_id),
+        *await services.people.preferences_and_notes(user_id),
         services.clock.now(),
         await services.schedule.last_action_at(game_id, user_id),
     )
 
 
 def _notice(
-    settings: UserSettings, prefs: NotifySettings, now: datetime, last: datetime | None
+    prefs: Preferences, notes: UserNotes, now: datetime, last: datetime | None
 ) -> TurnNotice:
-    return turn_notice(
-        settings.turn_notice, dms_on=settings.dm_on_turn, prefs=prefs, now=now, last_action=last
-    )
+    return turn_notice(prefs, notes, now=now, last_action=last)
 
 
 class Reminders:
@@ -85,7 +83,7 @@ class Reminders:
         player = game.current_player if game.status == "active" else None
         timers: list[tuple[TimerKind, datetime, int | None]] = []
         if player is not None and player.user_id is not None and game.turn_started_at is not None:
-            settings = await services.people.notify_settings(player.user_id)
+            settings = await services.people.preferences(player.user_id)
             timers.append(
                 ("reminder", first_reminder_at(game.turn_started_at, settings), player.seat)
             )
@@ -111,10 +109,9 @@ class Reminders:
         services, user_id = self.services, player.user_id
         assert user_id is not None and player.seat is not None
         now = services.clock.now()
-        settings = await services.people.settings(user_id)
-        prefs = await services.people.notify_settings(user_id)
+        prefs, notes = await services.people.preferences_and_notes(user_id)
         last = await services.schedule.last_action_at(game.id, user_id)
-        if not _notice(settings, prefs, now, last).dm:
+        if not _notice(prefs, notes, now, last).dm:
             return
         current = await services.lobby.game(game.id)
         if current.current_seat != player.seat or current.turn_started_at != game.turn_started_at:
@@ -129,7 +126,7 @@ class Reminders:
             player.seat,
             player.name,
             viewed.view,
-            settings.dm_locale(locale),
+            prefs.dm_locale(locale, notes.discord_locale),
             due,
             None,
             game_log,
@@ -156,10 +153,10 @@ class Reminders:
             return
         user_id = player.user_id
         now = services.clock.now()
-        prefs = await services.people.notify_settings(user_id)
+        prefs, notes = await services.people.preferences_and_notes(user_id)
         later = deliverable(now, prefs)
-        if prefs.last_reminder_at is not None and now - prefs.last_reminder_at < MIN_GAP:
-            later = max(later, deliverable(prefs.last_reminder_at + MIN_GAP, prefs))
+        if notes.last_reminder_at is not None and now - notes.last_reminder_at < MIN_GAP:
+            later = max(later, deliverable(notes.last_reminder_at + MIN_GAP, prefs))
         if later > now:  # away, asleep, or just reminded: come back then
             await services.schedule.set_turn_timers(
                 game.id, [("reminder", later, timer.seat)], kinds=("reminder",)
@@ -174,14 +171,14 @@ class Reminders:
                 [("reminder", following, seat.seat if seat else None)],
                 kinds=("reminder",),
             )
-        if not waiting or not (await services.people.settings(user_id)).dm_reminders:
+        if not waiting or not prefs.dms:
             return
-        if not dms_blocked(prefs, now):
+        if not dms_blocked(notes, now):
             claimed = await services.schedule.claim_reminder(user_id, MIN_GAP)
             if claimed is None:
                 return  # another process (or this timer's earlier firing) just reminded them
-            settings = await services.people.settings(user_id)
-            locale = settings.dm_locale(await services.people.game_locale(waiting[0].id))
+            fallback = await services.people.game_locale(waiting[0].id)
+            locale = prefs.dm_locale(fallback, notes.discord_locale)
             shown = [(g, await services.people.message_ref(g.id, "turn")) for g in waiting]
             delivery = await self.messenger.reminder(user_id, locale, shown)
             if delivery is Delivery.SENT:

@@ -117,7 +117,8 @@ def tell(result: ActResult, now: datetime, locale: str, log: GameLog | None = No
     timers = _timers(upcoming, turn_started)
     dm = None
     if notice.dm and not upcoming.has_plan:
-        assert upcoming.settings is not None and upcoming.player.seat is not None
+        assert upcoming.prefs is not None and upcoming.notes is not None
+        assert upcoming.player.seat is not None
         deadline = next((due for kind, due, _ in timers if kind == "deadline"), None)
         dm = TurnDm(
             game,
@@ -125,7 +126,7 @@ def tell(result: ActResult, now: datetime, locale: str, log: GameLog | None = No
             upcoming.player.seat,
             upcoming.player.name,
             upcoming.view,
-            upcoming.settings.dm_locale(locale),
+            upcoming.prefs.dm_locale(locale, upcoming.notes.discord_locale),
             deadline,
             told.actions,
             log,
@@ -147,26 +148,20 @@ def tell(result: ActResult, now: datetime, locale: str, log: GameLog | None = No
 
 def _notice(upcoming: NextTurn, now: datetime) -> TurnNotice:
     """How the next person is told (`policy.turn_notice`, their own choice)."""
-    settings, notify = upcoming.settings, upcoming.notify
-    assert settings is not None and notify is not None
-    return turn_notice(
-        settings.turn_notice,
-        dms_on=settings.dm_on_turn,
-        prefs=notify,
-        now=now,
-        last_action=upcoming.last_action_at,
-    )
+    prefs, notes = upcoming.prefs, upcoming.notes
+    assert prefs is not None and notes is not None
+    return turn_notice(prefs, notes, now=now, last_action=upcoming.last_action_at)
 
 
 def _timers(upcoming: NextTurn, turn_started: datetime) -> Timers:
     """The next person's reminder and, if the game has one, deadline (as `Reminders.
     schedule_turn` arms them for a turn it reads afresh)."""
-    notify, seat = upcoming.notify, upcoming.player.seat
-    assert notify is not None
+    prefs, seat = upcoming.prefs, upcoming.player.seat
+    assert prefs is not None
     timers: list[tuple[TimerKind, datetime, int | None]] = [
-        ("reminder", first_reminder_at(turn_started, notify), seat)
+        ("reminder", first_reminder_at(turn_started, prefs), seat)
     ]
-    due = deadline_at(turn_started, upcoming.rules, notify)
+    due = deadline_at(turn_started, upcoming.rules, prefs)
     if due is not None:
         timers.append(("deadline", due, seat))
     return tuple(timers)

@@ -79,7 +79,7 @@ async def test_without_auto_end_the_turn_waits_and_can_be_undone(services: Servi
     game = await started(services)
     player = game.current_player
     assert player is not None and player.user_id is not None
-    await services.people.update_settings(player.user_id, auto_end_turn=False)
+    await services.people.update_preferences(player.user_id, {"auto_end_turn": False})
     result = await flow.act(game.id, player.user_id, await _take(services, game), 0, locale="en")
     assert not result.turn_over and result.own.phase == "confirm" and announcer.turns == []
     undone = await flow.act(game.id, player.user_id, Undo(), result.version, locale="en")
@@ -159,7 +159,7 @@ async def test_the_log_walk_drops_undone_steps(services: Services) -> None:
     game = await started(services)
     player = game.current_player
     assert player is not None and player.user_id is not None
-    await services.people.update_settings(player.user_id, auto_end_turn=False)
+    await services.people.update_preferences(player.user_id, {"auto_end_turn": False})
     flow = TurnFlow(services, RecordingAnnouncer())
     takes = [
         a for a in (await state(services, game.id)).legal_actions() if isinstance(a, TakeMoney)
@@ -207,7 +207,7 @@ async def test_a_turn_left_waiting_for_an_automatic_end_is_ended_on_resume(
     assert ended is not None and ended.turn_ended and announcer.turns == [ended]
     other = (await services.lobby.game(game.id)).current_player
     assert other is not None and other.user_id is not None
-    await services.people.update_settings(other.user_id, auto_end_turn=False)
+    await services.people.update_preferences(other.user_id, {"auto_end_turn": False})
     await services.play.act(
         game.id, other.user_id, await _take(services, await services.lobby.game(game.id)), 2
     )

@@ -388,8 +388,10 @@ async def test_upgrade_from_every_earlier_step_keeps_the_data(
             lobby = await services.lobby.join(1, 77, "Late")
             assert [s.name for s in lobby.seats] == ["Ann", "Late"]
             # a game from before 0016: who may see it is not known until the bot asks Discord
+            # (the seeder of 0016 gave game 3 its view channel)
             assert running.view_channel_id is None
-            assert [g for g, _, _ in await services.archive.games_without_view_channel()] == [2, 3]
+            unknown = [g for g, _, _ in await services.archive.games_without_view_channel()]
+            assert unknown == ([2, 3] if start < 16 else [2])
             rules = await services.schedule.deadline_rules(
                 2
             )  # a game from before 0014 stands in normal
@@ -397,7 +399,7 @@ async def test_upgrade_from_every_earlier_step_keeps_the_data(
             if start >= 5:
                 assert (rules.policy, rules.missed_limit) == ("skip", 2)
         if start >= 2:
-            assert (await Services.build(store).people.settings(1)).locale == "de"
+            assert (await Services.build(store).people.preferences(1)).language == "de"
             timers = await Services.build(store).schedule.timers_of(2)
             assert "reminder" in {t.kind for t in timers}  # they came through the rebuilds
             # timers from before 0015 have failed no attempt yet; a computer's retry is a kind

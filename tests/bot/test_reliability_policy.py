@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.core.records import DeadlineRules, NotifySettings, VacationPolicy
-from bot.text.settings import MAX_VACATION
+from bot.core.preferences import Preferences
+from bot.core.records import DeadlineRules, VacationPolicy
+from bot.core.typed import MAX_VACATION
 from bot.turns.policy import (
     LATEST,
     LONGEST_VACATION,
@@ -29,15 +30,15 @@ PAUSING = DeadlineRules(turn_deadline_s=86400, vacation_policy="pause")
 
 
 def test_a_vacation_near_9999_pauses_the_deadline_for_a_bounded_time() -> None:
-    away = NotifySettings(1, time_zone="Asia/Tokyo", vacation_until=STORED_9999)
+    away = Preferences(1, timezone="Asia/Tokyo", vacation_until=STORED_9999)
     assert deadline_at(T0, PAUSING, away) == T0 + LONGEST_VACATION + DAY
-    at_the_end = NotifySettings(1, vacation_until=END_OF_TIME)
+    at_the_end = Preferences(1, vacation_until=END_OF_TIME)
     assert deadline_at(T0, PAUSING, at_the_end) == T0 + LONGEST_VACATION + DAY
 
 
 def test_a_vacation_near_9999_delays_reminders_for_a_bounded_time() -> None:
-    away = NotifySettings(
-        1, time_zone="Asia/Tokyo", quiet_start=22 * 60, quiet_end=7 * 60, vacation_until=END_OF_TIME
+    away = Preferences(
+        1, timezone="Asia/Tokyo", quiet_hours=(22 * 60, 7 * 60), vacation_until=END_OF_TIME
     )
     for when in (deliverable(T0, away), first_reminder_at(T0, away), next_reminder_at(T0, away)):
         assert T0 + LONGEST_VACATION <= when <= T0 + LONGEST_VACATION + 2 * DAY
@@ -46,14 +47,14 @@ def test_a_vacation_near_9999_delays_reminders_for_a_bounded_time() -> None:
 def test_a_vacation_the_parser_allows_is_never_shortened() -> None:
     assert LONGEST_VACATION > MAX_VACATION + 2 * DAY  # the last day, in any time zone
     end = T0 + MAX_VACATION + 2 * DAY
-    away = NotifySettings(1, vacation_until=end)
+    away = Preferences(1, vacation_until=end)
     assert deliverable(T0, away) == end
     assert deadline_at(T0, PAUSING, away) == end + DAY
 
 
 def test_quiet_hours_at_the_end_and_start_of_time() -> None:
-    quiet = NotifySettings(1, time_zone="Pacific/Kiritimati", quiet_start=0, quiet_end=23 * 60)
-    west = NotifySettings(1, time_zone="Pacific/Pago_Pago", quiet_start=0, quiet_end=23 * 60)
+    quiet = Preferences(1, timezone="Pacific/Kiritimati", quiet_hours=(0, 23 * 60))
+    west = Preferences(1, timezone="Pacific/Pago_Pago", quiet_hours=(0, 23 * 60))
     for settings in (quiet, west):
         for when in (END_OF_TIME, END_OF_TIME - DAY, datetime.min.replace(tzinfo=UTC)):
             result = quiet_until(when, settings)
@@ -62,10 +63,10 @@ def test_quiet_hours_at_the_end_and_start_of_time() -> None:
 
 
 def test_absurd_spans_stop_at_the_latest_time() -> None:
-    huge = NotifySettings(1, first_reminder_s=2**62, repeat_reminder_s=2**62)
+    huge = Preferences(1, first_reminder=2**62, repeat=2**62)
     assert first_reminder_at(T0, huge) == LATEST
     assert next_reminder_at(T0, huge) == LATEST
-    assert deadline_at(T0, DeadlineRules(turn_deadline_s=2**62), NotifySettings(1)) == LATEST
+    assert deadline_at(T0, DeadlineRules(turn_deadline_s=2**62), Preferences(1)) == LATEST
     assert LATEST.tzinfo is UTC and LATEST < END_OF_TIME
 
 
@@ -74,25 +75,24 @@ ZONES = st.sampled_from(
 )
 MOMENTS = st.datetimes(timezones=st.just(UTC))
 SECONDS = st.one_of(st.none(), st.integers(-(2**63), 2**63 - 1))
-MINUTES = st.one_of(st.none(), st.integers(0, 24 * 60 - 1))
+DAY_MINUTES = st.integers(0, 24 * 60 - 1)
 
 
 @st.composite
-def notify_settings(draw: st.DrawFn) -> NotifySettings:
-    return NotifySettings(
+def notify_settings(draw: st.DrawFn) -> Preferences:
+    return Preferences(
         1,
-        first_reminder_s=draw(SECONDS),
-        repeat_reminder_s=draw(SECONDS),
-        quiet_start=draw(MINUTES),
-        quiet_end=draw(MINUTES),
-        time_zone=draw(ZONES),
+        first_reminder=draw(SECONDS),
+        repeat=draw(SECONDS),
+        quiet_hours=draw(st.one_of(st.none(), st.tuples(DAY_MINUTES, DAY_MINUTES))),
+        timezone=draw(ZONES),
         vacation_until=draw(st.one_of(st.none(), MOMENTS)),
     )
 
 
 @given(MOMENTS, notify_settings(), SECONDS, st.sampled_from(["pause", "continue"]))
 def test_no_stored_value_makes_the_timing_rules_overflow(
-    when: datetime, settings: NotifySettings, deadline_s: int | None, vacation: VacationPolicy
+    when: datetime, settings: Preferences, deadline_s: int | None, vacation: VacationPolicy
 ) -> None:
     rules = DeadlineRules(turn_deadline_s=deadline_s, vacation_policy=vacation)
     for result in (
@@ -109,5 +109,5 @@ def test_no_stored_value_makes_the_timing_rules_overflow(
 @pytest.mark.parametrize("minutes", [(-5, 60), (60, 24 * 60), (3000, 7)])
 def test_quiet_hours_out_of_range_are_no_quiet_hours(minutes: tuple[int, int]) -> None:
     start, end = minutes
-    settings = NotifySettings(1, quiet_start=start, quiet_end=end)
+    settings = Preferences(1, quiet_hours=(start, end))
     assert quiet_until(T0, settings) is None

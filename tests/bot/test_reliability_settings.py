@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.core.records import NotifySettings
-from bot.text.settings import (
+from bot.core.preferences import Preferences
+from bot.core.typed import (
     MAX_VACATION,
     VacationTooLong,
     parse_quiet_hours,
@@ -19,7 +19,7 @@ from bot.text.settings import (
 )
 
 NOW = datetime(2024, 6, 3, 9, 0, tzinfo=UTC)  # 18:00 in Tokyo
-TOKYO = NotifySettings(1, time_zone="Asia/Tokyo")
+TOKYO = Preferences(1, timezone="Asia/Tokyo")
 NOT_TEXT = [5, 4.5, None, ["CR5"], {"a": 1}, True, b"22-7"]
 
 
@@ -79,12 +79,12 @@ def test_the_year_is_counted_from_the_users_own_today() -> None:
     last_tokyo = date(2024, 6, 4) + MAX_VACATION
     assert parse_vacation_end(last_tokyo.isoformat(), TOKYO, now=late) is not None
     with pytest.raises(ValueError):
-        parse_vacation_end(last_tokyo.isoformat(), NotifySettings(1), now=late)
+        parse_vacation_end(last_tokyo.isoformat(), Preferences(1), now=late)
 
 
 def test_a_past_vacation_is_the_callers_business() -> None:
     assert parse_vacation_end("2024-01-01", TOKYO, now=NOW) == datetime(2024, 1, 1, 15, tzinfo=UTC)
-    assert parse_vacation_end("0001-01-01", NotifySettings(1), now=NOW) == datetime(
+    assert parse_vacation_end("0001-01-01", Preferences(1), now=NOW) == datetime(
         1, 1, 2, tzinfo=UTC
     )
 
@@ -115,4 +115,4 @@ def test_vacation_dates_of_the_wrong_type_are_refused(value: object) -> None:
 @given(st.text(max_size=20), st.sampled_from([None, "Asia/Tokyo", "Pacific/Kiritimati"]))
 def test_vacation_dates_are_read_or_refused_with_a_value_error(text: str, zone: str | None) -> None:
     with contextlib.suppress(ValueError):
-        parse_vacation_end(text, NotifySettings(1, time_zone=zone), now=NOW)
+        parse_vacation_end(text, Preferences(1, timezone=zone), now=NOW)

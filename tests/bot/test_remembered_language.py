@@ -10,7 +10,7 @@ import pytest
 
 from bot.core.clock import ManualClock
 from bot.core.errors import InvalidRequest
-from bot.core.records import UserSettings
+from bot.core.preferences import Preferences
 from bot.core.services import Services
 from bot.core.store import Store
 
@@ -34,16 +34,16 @@ async def test_the_discord_language_is_written_only_when_it_changed(
     services: Services, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     writes = count_writes(store, monkeypatch)
-    assert (await services.people.settings(USER)).discord_locale is None
+    assert (await services.people.notes(USER)).discord_locale is None
     assert await services.people.note_discord_locale(USER, "ja")
     assert writes() == 1
     for _ in range(20):  # every click of the same user
         assert not await services.people.note_discord_locale(USER, "ja")
     assert writes() == 1
-    assert (await services.people.settings(USER)).discord_locale == "ja"
+    assert (await services.people.notes(USER)).discord_locale == "ja"
     assert await services.people.note_discord_locale(USER, "pt-BR")  # they switched their client
     assert writes() == 2
-    assert (await services.people.settings(USER)).discord_locale == "pt-BR"
+    assert (await services.people.notes(USER)).discord_locale == "pt-BR"
 
 
 async def test_another_process_reads_the_stored_language_once_and_writes_nothing(
@@ -59,22 +59,22 @@ async def test_another_process_reads_the_stored_language_once_and_writes_nothing
 
 async def test_a_chosen_language_is_kept_whatever_the_client_says(services: Services) -> None:
     await services.people.note_discord_locale(USER, "ja")
-    await services.people.update_settings(USER, locale="pt-BR")
+    await services.people.update_preferences(USER, {"language": "pt-BR"})
     await services.people.note_discord_locale(USER, "en")  # a later click from an English client
-    settings = await services.people.settings(USER)
-    assert (settings.locale, settings.discord_locale) == ("pt-BR", "en")
-    assert settings.dm_locale("ja") == "pt-BR"
-    await services.people.update_settings(USER, locale=None)  # back to following Discord
-    assert (await services.people.settings(USER)).dm_locale("ja") == "en"
+    prefs, notes = await services.people.preferences_and_notes(USER)
+    assert (prefs.language, notes.discord_locale) == ("pt-BR", "en")
+    assert await services.people.dm_locale(USER, "ja") == "pt-BR"
+    await services.people.update_preferences(USER, {"language": "discord"})  # follow Discord
+    assert await services.people.dm_locale(USER, "ja") == "en"
 
 
 def test_the_language_of_dms_falls_back_from_choice_to_client_to_game() -> None:
-    assert UserSettings(USER).dm_locale("ja") == "ja"
-    assert UserSettings(USER, discord_locale="pt-BR").dm_locale("ja") == "pt-BR"
-    assert UserSettings(USER, locale="en", discord_locale="pt-BR").dm_locale("ja") == "en"
+    assert Preferences(USER).dm_locale("ja") == "ja"
+    assert Preferences(USER).dm_locale("ja", seen="pt-BR") == "pt-BR"
+    assert Preferences(USER, language="en").dm_locale("ja", seen="pt-BR") == "en"
 
 
 async def test_a_language_that_is_not_a_code_is_refused(services: Services) -> None:
     with pytest.raises(InvalidRequest):
         await services.people.note_discord_locale(USER, "'; DROP TABLE games; --")
-    assert (await services.people.settings(USER)).discord_locale is None
+    assert (await services.people.notes(USER)).discord_locale is None

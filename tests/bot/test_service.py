@@ -522,19 +522,20 @@ async def test_timers_due(services: Services, clock: ManualClock, refused) -> No
 
 
 async def test_user_settings(services: Services, refused) -> None:
-    assert (await services.people.settings(HOST)).locale is None
-    changed = await services.people.update_settings(HOST, locale="pt-BR", dm_reminders=False)
-    assert (changed.locale, changed.dm_on_turn, changed.dm_reminders) == ("pt-BR", True, False)
-    assert await services.people.settings(HOST) == changed
-    again = await services.people.update_settings(HOST, dm_on_turn=False)
-    assert (again.locale, again.dm_on_turn, again.dm_reminders) == ("pt-BR", False, False)
+    people = services.people
+    assert (await people.preferences(HOST)).language is None
+    changed = await people.update_preferences(HOST, {"language": "pt-BR"})
+    assert (changed.language, changed.dms) == ("pt-BR", True)
+    assert await people.preferences(HOST) == changed
+    again = await people.update_preferences(HOST, {"dms": False})
+    assert (again.language, again.dms) == ("pt-BR", False)
     async with refused(InvalidRequest, "language code"):
-        await services.people.update_settings(HOST, locale="Klingon!")
-    assert (await services.people.update_settings(HOST, locale=None)).locale is None
-    assert (await services.people.settings(HOST)).auto_end_turn is True
-    confirm = await services.people.update_settings(HOST, auto_end_turn=False)
-    assert confirm.auto_end_turn is False and confirm.dm_on_turn is False
-    assert await services.people.settings(HOST) == confirm
+        await people.update_preferences(HOST, {"language": "Klingon!"})
+    assert (await people.update_preferences(HOST, {"language": "discord"})).language is None
+    assert (await people.preferences(HOST)).auto_end_turn is True
+    confirm = await people.update_preferences(HOST, {"auto_end_turn": False})
+    assert confirm.auto_end_turn is False and confirm.dms is False
+    assert await people.preferences(HOST) == confirm
 
 
 async def test_act_as_current_on_a_game_that_moved_on_is_outdated(

@@ -14,6 +14,7 @@ from service_helpers import add_timer
 
 from bot.core.errors import (
     AlreadyVoted,
+    BadSetting,
     Busy,
     IllegalMove,
     InvalidRequest,
@@ -21,11 +22,12 @@ from bot.core.errors import (
     NotSilent,
     StorageFull,
 )
-from bot.core.records import DeadlineRules, NotifySettings, TimerRow
+from bot.core.preferences import Preferences
+from bot.core.records import DeadlineRules, TimerRow
 from bot.core.services import Services
 from bot.core.store import Store
+from bot.core.typed import parse_quiet_hours, parse_vacation_end
 from bot.text.present import since_last_turn
-from bot.text.settings import parse_quiet_hours, parse_vacation_end
 from bot.turns.policy import (
     deadline_at,
     deliverable,
@@ -63,40 +65,39 @@ async def take_money_turn(services: Services, game_id: int, user_id: int) -> Non
 
 
 def test_quiet_hours_over_midnight_in_the_users_time_zone() -> None:
-    tokyo = NotifySettings(1, quiet_start=22 * 60, quiet_end=7 * 60, time_zone="Asia/Tokyo")
+    tokyo = Preferences(1, quiet_hours=(22 * 60, 7 * 60), timezone="Asia/Tokyo")
     # 14:00 UTC is 23:00 in Tokyo: quiet until 07:00 Tokyo = 22:00 UTC the same day
     assert quiet_until(T0.replace(hour=14), tokyo) == T0.replace(hour=22)
     # 20:00 UTC is 05:00 Tokyo the next day: quiet until 22:00 UTC
     assert quiet_until(T0.replace(hour=20), tokyo) == T0.replace(hour=22)
     assert quiet_until(T0.replace(hour=11), tokyo) is None  # 20:00 Tokyo
     assert quiet_until(T0.replace(hour=22), tokyo) is None  # the end is not quiet any more
-    daytime = NotifySettings(1, quiet_start=9 * 60, quiet_end=17 * 60 + 30)
+    daytime = Preferences(1, quiet_hours=(9 * 60, 17 * 60 + 30))
     assert quiet_until(T0, daytime) == T0.replace(hour=17, minute=30)
-    assert quiet_until(T0, NotifySettings(1)) is None
+    assert quiet_until(T0, Preferences(1)) is None
 
 
 def test_reminders_skip_quiet_hours_and_vacations() -> None:
-    prefs = NotifySettings(
+    prefs = Preferences(
         1,
-        first_reminder_s=2 * 3600,
-        repeat_reminder_s=3 * 3600,
-        quiet_start=1320,
-        quiet_end=420,
-        time_zone="Asia/Tokyo",
+        first_reminder=2 * 3600,
+        repeat=3 * 3600,
+        quiet_hours=(1320, 420),
+        timezone="Asia/Tokyo",
     )
     assert first_reminder_at(T0, prefs) == T0 + timedelta(hours=2)
     assert next_reminder_at(T0 + timedelta(hours=2), prefs) == T0.replace(hour=22)
-    default = NotifySettings(1)
+    default = Preferences(1)
     assert first_reminder_at(T0, default) == T0 + timedelta(hours=12)
     assert next_reminder_at(T0, default) == T0 + timedelta(hours=24)
-    away = NotifySettings(1, vacation_until=T0 + timedelta(days=3))
+    away = Preferences(1, vacation_until=T0 + timedelta(days=3))
     assert deliverable(T0 + timedelta(hours=12), away) == T0 + timedelta(days=3)
 
 
 def test_a_vacation_pauses_the_deadline_only_if_the_game_says_so() -> None:
-    away = NotifySettings(1, vacation_until=T0 + timedelta(days=2))
+    away = Preferences(1, vacation_until=T0 + timedelta(days=2))
     rules = DeadlineRules(turn_deadline_s=86400)
-    assert deadline_at(T0, rules, NotifySettings(1)) == T0 + timedelta(days=1)
+    assert deadline_at(T0, rules, Preferences(1)) == T0 + timedelta(days=1)
     assert deadline_at(T0, rules, away) == T0 + timedelta(days=3)
     running = DeadlineRules(turn_deadline_s=86400, vacation_policy="continue")
     assert deadline_at(T0, running, away) == T0 + timedelta(days=1)
@@ -118,7 +119,7 @@ def test_unreadable_quiet_hours_are_refused(text) -> None:
 
 
 def test_a_vacation_lasts_to_the_end_of_its_day_in_the_users_zone() -> None:
-    tokyo = NotifySettings(1, time_zone="Asia/Tokyo")
+    tokyo = Preferences(1, timezone="Asia/Tokyo")
     now = datetime(2024, 6, 1, tzinfo=UTC)
     end = parse_vacation_end("2024-06-10", tokyo, now=now)
     assert end == datetime(2024, 6, 10, 15, tzinfo=UTC)
@@ -425,17 +426,18 @@ async def test_a_hand_over_needs_a_silent_player_not_only_votes(services, clock)
 
 
 async def test_notify_settings_are_validated_and_changed_one_by_one(services) -> None:
-    with pytest.raises(InvalidRequest, match="time zone"):
-        await services.people.update_notify_settings(1, time_zone="Mars/Olympus")
+    people = services.people
+    with pytest.raises(BadSetting, match="time zone"):
+        await people.update_preferences(1, {"timezone": "Mars/Olympus"})
     with pytest.raises(InvalidRequest, match="1 hour"):
-        await services.people.update_notify_settings(1, first_reminder_s=60)
-    assert await services.people.notify_settings(1) == NotifySettings(1)
-    await services.people.update_notify_settings(1, quiet_hours=(1320, 420), time_zone="Asia/Tokyo")
-    saved = await services.people.update_notify_settings(1, repeat_reminder_s=7200)
-    assert (saved.quiet_start, saved.quiet_end, saved.time_zone) == (1320, 420, "Asia/Tokyo")
-    assert saved.repeat_reminder_s == 7200 and await services.people.notify_settings(1) == saved
-    cleared = await services.people.update_notify_settings(1, quiet_hours=None)
-    assert cleared.quiet_start is None and cleared.time_zone == "Asia/Tokyo"
+        await people.update_preferences(1, {"first_reminder": 0})
+    assert await people.preferences(1) == Preferences(1)
+    await people.update_preferences(1, {"quiet_hours": "22-7", "timezone": "Asia/Tokyo"})
+    saved = await people.update_preferences(1, {"repeat": 2})
+    assert (saved.quiet_hours, saved.timezone) == ((1320, 420), "Asia/Tokyo")
+    assert saved.repeat == 7200 and await people.preferences(1) == saved
+    cleared = await people.update_preferences(1, {"quiet_hours": "off"})
+    assert cleared.quiet_hours is None and cleared.timezone == "Asia/Tokyo"
 
 
 async def test_the_dm_summary_tells_what_happened_since_my_last_turn(services) -> None:

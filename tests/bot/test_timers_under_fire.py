@@ -160,8 +160,8 @@ async def test_timers_racing_with_moves_and_votes(tmp_path: Path, seed: int) -> 
                         await flow.seat_handed_over(game.id, "en")
                 elif roll < 0.6 and player is not None and player.user_id is not None:
                     away = clock.now() + timedelta(hours=rng.choice([1, 30, 200]))
-                    await services.people.update_notify_settings(
-                        player.user_id, vacation_until=away
+                    await services.people.update_preferences(
+                        player.user_id, {"vacation_until": away.date().isoformat()}
                     )
                     await reminders.schedule_turn(game.id)
                 else:

@@ -10,16 +10,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.core.errors import InvalidRequest
-from bot.core.records import TURN_NOTICES, NotifySettings
+from bot.core.preferences import Preferences
+from bot.core.records import TURN_NOTICES, UserNotes
 from bot.core.services import Services
 from bot.turns.policy import DM_RETRY, LIVE_WINDOW, turn_notice
 
 NOW = datetime(2024, 6, 3, 9, 0, tzinfo=UTC)
-PREFS = NotifySettings(1)
+NOTES = UserNotes(1)
 
 
-def notice(choice, *, dms_on=True, prefs=PREFS, last=None):
-    return turn_notice(choice, dms_on=dms_on, prefs=prefs, now=NOW, last_action=last)
+def notice(choice, *, dms_on=True, notes=NOTES, away=None, last=None):
+    prefs = Preferences(1, notify=choice, dms=dms_on, vacation_until=away)
+    return turn_notice(prefs, notes, now=NOW, last_action=last)
 
 
 def test_the_default_is_one_dm_and_no_ping() -> None:
@@ -28,15 +30,15 @@ def test_the_default_is_one_dm_and_no_ping() -> None:
 
 
 def test_a_mention_instead_when_a_dm_cannot_or_need_not_go() -> None:
-    blocked = NotifySettings(1, dm_blocked_at=NOW - timedelta(days=1))
+    blocked = UserNotes(1, dm_blocked_at=NOW - timedelta(days=1))
     for told in (
         notice("dm", dms_on=False),  # DMs switched off
-        notice("dm", prefs=blocked),  # refused lately
+        notice("dm", notes=blocked),  # refused lately
         notice("dm", last=NOW - timedelta(minutes=2)),  # at the table: playing live
     ):
         assert told.mention and not told.dm
     # a refusal long ago is tried again
-    assert notice("dm", prefs=NotifySettings(1, dm_blocked_at=NOW - DM_RETRY * 2)).dm
+    assert notice("dm", notes=UserNotes(1, dm_blocked_at=NOW - DM_RETRY * 2)).dm
     assert notice("dm", last=NOW - LIVE_WINDOW * 2).dm
 
 
@@ -48,9 +50,9 @@ def test_mention_and_both() -> None:
 
 
 def test_nobody_is_told_on_vacation() -> None:
-    away = NotifySettings(1, vacation_until=NOW + timedelta(days=3))
+    away = NOW + timedelta(days=3)
     for choice in TURN_NOTICES:
-        told = notice(choice, prefs=away)
+        told = notice(choice, away=away)
         assert not told.dm and not told.mention
 
 
@@ -61,9 +63,9 @@ def test_nobody_is_told_on_vacation() -> None:
     last_ago=st.none() | st.timedeltas(timedelta(0), timedelta(hours=2)),
 )
 def test_one_notification_unless_both_were_chosen(choice, dms_on, blocked_ago, last_ago) -> None:
-    prefs = NotifySettings(1, dm_blocked_at=None if blocked_ago is None else NOW - blocked_ago)
+    notes = UserNotes(1, dm_blocked_at=None if blocked_ago is None else NOW - blocked_ago)
     last = None if last_ago is None else NOW - last_ago
-    told = notice(choice, dms_on=dms_on, prefs=prefs, last=last)
+    told = notice(choice, dms_on=dms_on, notes=notes, last=last)
     assert told.dm or told.mention  # nobody is left untold
     if choice != "both":
         assert not (told.dm and told.mention)
@@ -72,19 +74,19 @@ def test_one_notification_unless_both_were_chosen(choice, dms_on, blocked_ago, l
 
 
 async def test_settings_are_checked_before_anything_changes(services: Services) -> None:
-    saved = await services.people.update_settings(7, undo_window_s=5, turn_notice="both")
-    assert (saved.undo_window_s, saved.turn_notice) == (5, "both")
+    saved = await services.people.update_preferences(7, {"undo_window": 5, "notify": "both"})
+    assert (saved.undo_window, saved.notify) == (5, "both")
     for bad in (
-        {"undo_window_s": 61},
-        {"undo_window_s": -1},
-        {"undo_window_s": True},
-        {"undo_window_s": 2.5},
-        {"turn_notice": "loud"},
-        {"turn_notice": "DM"},
+        {"undo_window": 61},
+        {"undo_window": -1},
+        {"undo_window": True},
+        {"undo_window": 2.5},
+        {"notify": "loud"},
+        {"notify": "DM"},
     ):
         with pytest.raises(InvalidRequest):
-            await services.people.update_settings(7, **bad)  # type: ignore[arg-type]
-    kept = await services.people.settings(7)
-    assert (kept.undo_window_s, kept.turn_notice, kept.auto_end_turn) == (5, "both", True)
-    fresh = await services.people.settings(8)
-    assert (fresh.undo_window_s, fresh.turn_notice) == (None, "dm")
+            await services.people.update_preferences(7, bad)  # type: ignore[arg-type]
+    kept = await services.people.preferences(7)
+    assert (kept.undo_window, kept.notify, kept.auto_end_turn) == (5, "both", True)
+    fresh = await services.people.preferences(8)
+    assert (fresh.undo_window, fresh.notify) == (None, "dm")

@@ -1,26 +1,19 @@
-"""The people around the games: their settings (turn and reminder preferences, the language of
+"""The people around the games: their preferences (one record, one way to change it: the
+registry of `core.preferences`), what the bot notes about them (a refused DM, the language of
 their Discord client), who follows a game, and the bot's own notes (message references, meta)."""
 
 from __future__ import annotations
 
-import re
-from dataclasses import replace
-from datetime import datetime
-from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-from ...config import MAX_UNDO_WINDOW_S
 from ..clock import Clock
 from ..errors import FollowRefused, InvalidRequest
-from ..records import TURN_NOTICES, GameInfo, NotifySettings, TurnNotice, UserSettings
+from ..preferences import LANGUAGE_CODE, PreferenceChanges, Preferences, changed, given
+from ..records import GameInfo, UserNotes
 from ..results import MyGame
 from ..store import Store
 from .guards import Service, need_game, need_watcher
 
 #: How many users' Discord languages a process keeps in mind (`note_discord_locale`).
 SEEN_LOCALES = 50_000
-_LOCALE = re.compile(r"^[a-z]{2,3}(-[A-Z]{2})?$")
-_UNSET: Any = object()
 #: how a watcher may follow a game: by DM, or in its thread
 FOLLOW_WAYS = ("dm", "thread")
 #: the `bot_meta` key saying a user hides their statistics from others
@@ -28,110 +21,54 @@ _STATS_HIDDEN = "stats-hidden:{}"
 
 
 class People(Service):
-    """Settings, followers, the bot's message references and notes, and a user's games."""
+    """Preferences, followers, the bot's message references and notes, and a user's games."""
 
     def __init__(self, store: Store, clock: Clock) -> None:
         super().__init__(store, clock)
         #: the Discord language of each user as this process last saw (and stored) it
         self._seen_locales: dict[int, str] = {}
 
-    # --- settings ---------------------------------------------------------------------------------
+    # --- preferences ------------------------------------------------------------------------------
 
-    async def settings(self, user_id: int) -> UserSettings:
+    async def preferences(self, user_id: int) -> Preferences:
+        """Everything the user chose, each setting's default where they chose nothing."""
         async with self.store.read() as tx:
-            settings = await tx.settings(user_id)
+            return await tx.preferences(user_id)
+
+    async def notes(self, user_id: int) -> UserNotes:
+        """What the bot noted about the user: a refused DM, the last reminder, their Discord
+        client's language."""
+        async with self.store.read() as tx:
+            return await tx.notes(user_id)
+
+    async def preferences_and_notes(self, user_id: int) -> tuple[Preferences, UserNotes]:
+        """Both, read at once: what the user chose and what the bot noted (how a turn is told
+        depends on both)."""
+        async with self.store.read() as tx:
+            return await tx.preferences(user_id), await tx.notes(user_id)
+
+    async def dm_locale(self, user_id: int, fallback: str) -> str:
+        """The language of the user's DMs: the one they chose, else their Discord client's,
+        else `fallback` (the game's)."""
+        async with self.store.read() as tx:
+            prefs = await tx.preferences(user_id)
             seen = await tx.discord_locale(user_id)
-        return replace(settings, discord_locale=seen)
+        return prefs.dm_locale(fallback, seen)
 
-    async def update_settings(
-        self,
-        user_id: int,
-        *,
-        locale: str | None = _UNSET,
-        dm_on_turn: bool | None = None,
-        dm_reminders: bool | None = None,
-        auto_end_turn: bool | None = None,
-        undo_window_s: int | None = None,
-        turn_notice: str | None = None,
-    ) -> UserSettings:
-        """Change some of a user's preferences; `locale=None` goes back to Discord's language."""
-        if locale is not _UNSET and locale is not None and not _LOCALE.match(locale):
-            raise InvalidRequest(f"{locale!r} is not a language code such as 'en' or 'pt-BR'.")
-        if undo_window_s is not None and (
-            type(undo_window_s) is not int or not 0 <= undo_window_s <= MAX_UNDO_WINDOW_S
-        ):
-            raise InvalidRequest(f"The undo window is 0 to {MAX_UNDO_WINDOW_S} seconds.")
-        if turn_notice is not None and turn_notice not in TURN_NOTICES:
-            raise InvalidRequest(f"{turn_notice!r} is not one of {', '.join(TURN_NOTICES)}.")
-        async with self.store.write() as tx:
-            current = await tx.settings(user_id)
-            changed = replace(
-                current,
-                locale=current.locale if locale is _UNSET else locale,
-                dm_on_turn=current.dm_on_turn if dm_on_turn is None else bool(dm_on_turn),
-                dm_reminders=current.dm_reminders if dm_reminders is None else bool(dm_reminders),
-                auto_end_turn=(
-                    current.auto_end_turn if auto_end_turn is None else bool(auto_end_turn)
-                ),
-                undo_window_s=current.undo_window_s if undo_window_s is None else undo_window_s,
-                turn_notice=current.turn_notice if turn_notice is None else _notice(turn_notice),
-            )
-            await tx.save_settings(changed, self._now())
-            return changed
-
-    async def notify_settings(self, user_id: int) -> NotifySettings:
-        async with self.store.read() as tx:
-            return await tx.notify_settings(user_id)
-
-    async def update_notify_settings(
-        self,
-        user_id: int,
-        *,
-        first_reminder_s: int | None = _UNSET,
-        repeat_reminder_s: int | None = _UNSET,
-        quiet_hours: tuple[int, int] | None = _UNSET,
-        time_zone: str | None = _UNSET,
-        vacation_until: datetime | None = _UNSET,
-    ) -> NotifySettings:
-        """Change some reminder preferences (None: back to the default). A user who changes
-        their settings is around: a DM that failed before is tried again."""
-        for label, value in (("first reminder", first_reminder_s), ("repeat", repeat_reminder_s)):
-            if (value is not _UNSET and value is not None) and (
-                not isinstance(value, int) or not 3600 <= value <= 14 * 86400
-            ):
-                raise InvalidRequest(f"The {label} must be between 1 hour and 14 days.")
-        if quiet_hours is not _UNSET and quiet_hours is not None:
-            start, end = quiet_hours
-            if not (0 <= start < 1440 and 0 <= end < 1440) or start == end:
-                raise InvalidRequest("Quiet hours need a start and a different end in one day.")
-        if time_zone is not _UNSET and time_zone is not None:
-            _need_time_zone(time_zone)
-        if vacation_until not in (_UNSET, None) and vacation_until.tzinfo is None:
-            raise InvalidRequest("A vacation end needs a time zone.")
+    async def update_preferences(self, user_id: int, changes: PreferenceChanges) -> Preferences:
+        """Change some of a user's preferences, given as they typed or picked them (a setting
+        left out or None stays as it is): each read and checked by the registry, refused with
+        the words a user reads before anything is written, then all saved in one transaction.
+        A change to their reminders tries DMs they refused before again: they are around."""
+        given(changes)  # an unknown setting is refused before anything is read
         async with self.store.write() as tx:
             now = self._now()
-            current = await tx.notify_settings(user_id)
-            quiet = (
-                (current.quiet_start, current.quiet_end)
-                if quiet_hours is _UNSET
-                else (quiet_hours or (None, None))
-            )
-
-            def pick(new: Any, old: Any) -> Any:
-                return old if new is _UNSET else new
-
-            changed = replace(
-                current,
-                first_reminder_s=pick(first_reminder_s, current.first_reminder_s),
-                repeat_reminder_s=pick(repeat_reminder_s, current.repeat_reminder_s),
-                quiet_start=quiet[0],
-                quiet_end=quiet[1],
-                time_zone=pick(time_zone, current.time_zone),
-                vacation_until=pick(vacation_until, current.vacation_until),
-                dm_blocked_at=None,
-            )
-            await tx.save_notify_settings(changed, now)
-            return changed
+            current = await tx.preferences(user_id)
+            new, touched = changed(current, changes, now)
+            await tx.save_preferences(new, touched, now)
+            if any(s.rearms for s in touched):
+                await tx.retry_dms(user_id)
+            return new
 
     async def note_discord_locale(self, user_id: int, locale: str) -> bool:
         """Remember the language of a user's Discord client, for their DMs and reminders.
@@ -140,7 +77,7 @@ class People(Service):
         it differs from the stored one, and not even read again by a process that saw it last
         (a process that missed a change made through another one catches up on the user's next
         change). Returns whether it was written."""
-        if not isinstance(locale, str) or not _LOCALE.match(locale):
+        if not isinstance(locale, str) or not LANGUAGE_CODE.match(locale):
             raise InvalidRequest(f"{locale!r} is not a language code such as 'en' or 'pt-BR'.")
         if self._seen_locales.get(user_id) == locale:
             return False
@@ -251,16 +188,3 @@ class People(Service):
     async def games_waiting_on(self, user_id: int) -> list[MyGame]:
         """Running games whose current decision is this user's, longest waiting first."""
         return [g for g in await self.my_games(user_id) if g.waiting]
-
-
-def _need_time_zone(name: str) -> None:
-    try:
-        ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise InvalidRequest(
-            f"{name!r} is not a time zone: use a name such as Europe/Lisbon or Asia/Tokyo."
-        ) from None
-
-
-def _notice(choice: str) -> TurnNotice:
-    return next(n for n in TURN_NOTICES if n == choice)

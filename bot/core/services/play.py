@@ -186,13 +186,9 @@ class Play(Service):
             ended = any(isinstance(e, TurnEnded) for e in events)
             end_now = False
             if window is not None and user_id is not None and not ended:
-                own = await tx.settings(user_id)  # whether and how long they may undo
+                own = await tx.preferences(user_id)  # whether and how long they may undo
                 if own.auto_end_turn:
-                    mine = (
-                        window
-                        if own.undo_window_s is None
-                        else timedelta(seconds=own.undo_window_s)
-                    )
+                    mine = window if own.undo_window is None else timedelta(seconds=own.undo_window)
                     hold = mine if mine > timedelta(0) else None
                     end_now = hold is None and state.phase == "confirm"
             held = hold is not None and not ended and state.phase == "confirm"
@@ -261,7 +257,7 @@ class Play(Service):
             followers = []
             for user_id, how in await tx.followers(game.id):
                 if how == "dm":
-                    chosen_locale = (await tx.settings(user_id)).locale
+                    chosen_locale = (await tx.preferences(user_id)).language
                     followers.append((user_id, chosen_locale or await tx.discord_locale(user_id)))
             hints = await tx.hints_of_game(game.id) if over else {}
             upcoming: NextTurn | None = None
@@ -271,14 +267,14 @@ class Play(Service):
                 if player.user_id is None:
                     upcoming = NextTurn(player, view)
                 else:
-                    settings = await tx.settings(player.user_id)
-                    seen = await tx.discord_locale(player.user_id)
+                    prefs = await tx.preferences(player.user_id)
+                    notes = await tx.notes(player.user_id)
                     last = await tx.last_action_by(game.id, player.user_id)
                     upcoming = NextTurn(
                         player,
                         view,
-                        replace(settings, discord_locale=seen),
-                        await tx.notify_settings(player.user_id),
+                        prefs,
+                        notes,
                         last[1] if last is not None else None,
                         await tx.deadline_rules(game.id) or DeadlineRules(),
                         await tx.plan(game.id, seat) is not None,

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from ..errors import NoGameHere
-from ..records import DeadlineRules, NotifySettings, TimerKind, TimerRow
+from ..records import DeadlineRules, TimerKind, TimerRow, UserNotes
 from .guards import Service, need_game
 
 
@@ -173,37 +173,35 @@ class Schedule(Service):
 
     # --- reminders and nudges ---------------------------------------------------------------------
 
-    async def claim_reminder(self, user_id: int, gap: timedelta) -> NotifySettings | None:
+    async def claim_reminder(self, user_id: int, gap: timedelta) -> UserNotes | None:
         """Take the right to send `user_id` a reminder now: None if one was sent (or is being
-        sent, by this process or another) within `gap`; else the settings as they were, to
+        sent, by this process or another) within `gap`; else the notes as they were, to
         put back with `unclaim_reminder` if the DM then fails on the way."""
         now = self._now()
         async with self.store.write() as tx:
-            before = await tx.notify_settings(user_id)
+            before = await tx.notes(user_id)
             return before if await tx.claim_reminder(user_id, now, now - gap) else None
 
-    async def unclaim_reminder(self, before: NotifySettings) -> None:
+    async def unclaim_reminder(self, before: UserNotes) -> None:
         async with self.store.write() as tx:
-            current = await tx.notify_settings(before.user_id)
-            await tx.save_notify_settings(
+            current = await tx.notes(before.user_id)
+            await tx.save_notes(
                 replace(current, last_reminder_at=before.last_reminder_at), self._now()
             )
 
     async def note_reminded(self, user_id: int) -> None:
         async with self.store.write() as tx:
-            current = await tx.notify_settings(user_id)
+            current = await tx.notes(user_id)
             now = self._now()
-            await tx.save_notify_settings(
-                replace(current, last_reminder_at=now, dm_blocked_at=None), now
-            )
+            await tx.save_notes(replace(current, last_reminder_at=now, dm_blocked_at=None), now)
 
     async def note_dm_blocked(self, user_id: int, blocked: bool = True) -> None:
         """Remember that the user refuses DMs (or that a DM went through again)."""
         async with self.store.write() as tx:
-            current = await tx.notify_settings(user_id)
+            current = await tx.notes(user_id)
             when = self._now() if blocked else None
             if current.dm_blocked_at != when:
-                await tx.save_notify_settings(replace(current, dm_blocked_at=when), self._now())
+                await tx.save_notes(replace(current, dm_blocked_at=when), self._now())
 
     async def nudge_once(self, game_id: int, seat: int, turn_key: int) -> bool:
         """True the first time it is asked for this turn of this seat, False afterwards."""

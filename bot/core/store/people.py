@@ -1,108 +1,91 @@
-"""Queries of the people around the games: their settings, the Discord language the bot
-noted, followers, the bot's message references and its key-value notes (`bot_meta`)."""
+"""Queries of the people around the games: their preferences (read and written from the
+registry, `core.preferences`), what the bot notes about them (a refused DM, the last reminder,
+their Discord language), followers, the bot's message references and its key-value notes
+(`bot_meta`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from ..clock import from_ms, to_ms
-from ..records import NotifySettings, UserSettings
+from ..preferences import SETTINGS, TABLES, Preferences, Setting, from_columns, to_columns
+from ..records import UserNotes
 from .rows import Rows
 
 #: The `bot_meta` key of a user's remembered Discord language.
 _DISCORD_LOCALE = "discord-locale:{}"
 
 
+_COLUMNS = [c for s in SETTINGS for c in s.columns]
+#: One statement reads every preference: each table's row of the user, if any (`preferences`).
+_READ_PREFERENCES = (
+    "SELECT "
+    + ", ".join(f"{s.table}.{c}" for s in SETTINGS for c in s.columns)
+    + " FROM (SELECT CAST(? AS BIGINT) AS user_id) AS who"
+    + "".join(f" LEFT JOIN {t} ON {t}.user_id = who.user_id" for t in TABLES)
+)
+
+
 class PeopleQueries(Rows):
-    """User and notify settings, followers, message references and meta."""
+    """Preferences and notes, followers, message references and meta."""
 
-    # --- user settings ----------------------------------------------------------------------------
+    # --- preferences: the registry's columns -----------------------------------------------------
 
-    async def settings(self, user_id: int) -> UserSettings:
+    async def preferences(self, user_id: int) -> Preferences:
+        """A user's preferences; the default of each setting not stored."""
+        row = await self.row(_READ_PREFERENCES, (user_id,))
+        assert row is not None  # the outer query always has its one row
+        return from_columns(user_id, {c: row[i] for i, c in enumerate(_COLUMNS)})
+
+    async def save_preferences(
+        self, prefs: Preferences, settings: Sequence[Setting], now: datetime
+    ) -> None:
+        """Store the `settings` that changed, one upsert per table: a new row takes every
+        setting of its table from `prefs`, an existing one only those, so a change made at
+        the same time to another setting is kept."""
+        for table in TABLES:
+            mine = [s for s in SETTINGS if s.table == table]
+            changing = [s for s in settings if s.table == table]
+            if not changing:
+                continue
+            row = to_columns(prefs, mine)
+            updated = [c for s in changing for c in s.columns] + ["updated_at"]
+            names = ["user_id", *row, "updated_at"]
+            await self.run(
+                f"INSERT INTO {table} ({', '.join(names)}) "
+                f"VALUES ({', '.join('?' for _ in names)}) ON CONFLICT (user_id) DO UPDATE SET "
+                + ", ".join(f"{c} = excluded.{c}" for c in updated),
+                (prefs.user_id, *row.values(), to_ms(now)),
+            )
+
+    # --- what the bot notes about a user ---------------------------------------------------------
+
+    async def notes(self, user_id: int) -> UserNotes:
         row = await self.row(
-            "SELECT locale, dm_on_turn, dm_reminders, auto_end_turn, undo_window_s, turn_notice "
-            "FROM user_settings WHERE user_id = ?",
+            "SELECT dm_blocked_at, last_reminder_at FROM notify_settings WHERE user_id = ?",
             (user_id,),
         )
+        seen = await self.discord_locale(user_id)
         if row is None:
-            return UserSettings(user_id)
-        return UserSettings(
-            user_id,
-            row[0],
-            bool(row[1]),
-            bool(row[2]),
-            bool(row[3]),
-            undo_window_s=row[4],
-            turn_notice=row[5],
-        )
+            return UserNotes(user_id, discord_locale=seen)
+        return UserNotes(user_id, from_ms(row[0]), from_ms(row[1]), seen)
 
-    async def save_settings(self, settings: UserSettings, now: datetime) -> None:
+    async def save_notes(self, notes: UserNotes, now: datetime) -> None:
+        """Store when a DM was refused and when the last reminder went out (the Discord
+        language is noted apart: `set_discord_locale`)."""
         await self.run(
-            "INSERT INTO user_settings (user_id, locale, dm_on_turn, dm_reminders, auto_end_turn, "
-            "undo_window_s, turn_notice, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (user_id) DO UPDATE SET "
-            "locale = excluded.locale, dm_on_turn = excluded.dm_on_turn, "
-            "dm_reminders = excluded.dm_reminders, auto_end_turn = excluded.auto_end_turn, "
-            "undo_window_s = excluded.undo_window_s, turn_notice = excluded.turn_notice, "
-            "updated_at = excluded.updated_at",
-            (
-                settings.user_id,
-                settings.locale,
-                int(settings.dm_on_turn),
-                int(settings.dm_reminders),
-                int(settings.auto_end_turn),
-                settings.undo_window_s,
-                settings.turn_notice,
-                to_ms(now),
-            ),
-        )
-
-    async def notify_settings(self, user_id: int) -> NotifySettings:
-        row = await self.row(
-            "SELECT first_reminder_s, repeat_reminder_s, quiet_start, quiet_end, time_zone, "
-            "vacation_until, dm_blocked_at, last_reminder_at FROM notify_settings "
-            "WHERE user_id = ?",
-            (user_id,),
-        )
-        if row is None:
-            return NotifySettings(user_id)
-        return NotifySettings(
-            user_id,
-            first_reminder_s=row[0],
-            repeat_reminder_s=row[1],
-            quiet_start=row[2],
-            quiet_end=row[3],
-            time_zone=row[4],
-            vacation_until=from_ms(row[5]),
-            dm_blocked_at=from_ms(row[6]),
-            last_reminder_at=from_ms(row[7]),
-        )
-
-    async def save_notify_settings(self, settings: NotifySettings, now: datetime) -> None:
-        def ms(when: datetime | None) -> int | None:
-            return None if when is None else to_ms(when)
-
-        await self.run(
-            "INSERT INTO notify_settings (user_id, first_reminder_s, repeat_reminder_s, "
-            "quiet_start, quiet_end, time_zone, vacation_until, dm_blocked_at, "
-            "last_reminder_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (user_id) DO UPDATE SET first_reminder_s = excluded.first_reminder_s, "
-            "repeat_reminder_s = excluded.repeat_reminder_s, quiet_start = excluded.quiet_start, "
-            "quiet_end = excluded.quiet_end, time_zone = excluded.time_zone, "
-            "vacation_until = excluded.vacation_until, dm_blocked_at = excluded.dm_blocked_at, "
+            "INSERT INTO notify_settings (user_id, dm_blocked_at, last_reminder_at, updated_at) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+            "dm_blocked_at = excluded.dm_blocked_at, "
             "last_reminder_at = excluded.last_reminder_at, updated_at = excluded.updated_at",
-            (
-                settings.user_id,
-                settings.first_reminder_s,
-                settings.repeat_reminder_s,
-                settings.quiet_start,
-                settings.quiet_end,
-                settings.time_zone,
-                ms(settings.vacation_until),
-                ms(settings.dm_blocked_at),
-                ms(settings.last_reminder_at),
-                to_ms(now),
-            ),
+            (notes.user_id, _ms(notes.dm_blocked_at), _ms(notes.last_reminder_at), to_ms(now)),
+        )
+
+    async def retry_dms(self, user_id: int) -> None:
+        """Forget a refused DM: the next one is tried."""
+        await self.run(
+            "UPDATE notify_settings SET dm_blocked_at = NULL WHERE user_id = ?", (user_id,)
         )
 
     async def discord_locale(self, user_id: int) -> str | None:
@@ -172,3 +155,7 @@ class PeopleQueries(Rows):
             "DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
             (key, value, to_ms(now)),
         )
+
+
+def _ms(when: datetime | None) -> int | None:
+    return None if when is None else to_ms(when)

@@ -29,8 +29,10 @@ given up on and replaced within seconds.
 
 At the end it prints one summary line and a table:
 
-- interactions sent (all realistic), and how they were answered: `apology` is the bot's "Sorry,
-  something went wrong" (realistic unhandled: must be 0); `unanswered` is no acknowledgement
+- interactions sent (all realistic), and how they were answered: realistic unhandled (must be
+  0) are those answered with the bot's apology ("Sorry, something went wrong"), and those whose
+  handler raised an unexpected exception (logged "interaction failed", not Discord's own
+  failure) whatever the person was told; `unanswered` is no acknowledgement
   within Discord's 3 s, or a "thinking..." never filled in; refusals and "busy"/"storage full"
   answers are counted, not failures;
 - faults injected by kind (and writes refused, Discord requests failed);
@@ -68,6 +70,7 @@ import sqlite3
 import sys
 import tempfile
 import time
+import traceback
 from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -109,6 +112,7 @@ from bot.discord_app.client import AlhambraBot  # noqa: E402
 from bot.text import i18n  # noqa: E402
 from bot.text.present import action_code  # noqa: E402
 from engine import (  # noqa: E402
+    CARDS,
     Action,
     Buy,
     EndTurn,
@@ -192,15 +196,19 @@ class Move:
 
 
 def canonical(action: Action) -> str:
-    """The action as JSON where the order of cards (a payment typed in another order) does not
-    count: the bot reads the typed cards into the order of the hand."""
+    """The action as JSON where only what a person can tell apart counts: money cards as their
+    currency and value, in any order (the bot reads a typed "CR5" as the first such card of the
+    pool or hand, and a payment into the order of the hand)."""
     return _canonical(action_to_dict(action))
 
 
 def _canonical(data: Any) -> str:
     def norm(value: Any) -> Any:
         if isinstance(value, dict):
-            return {k: norm(v) for k, v in value.items()}
+            return {
+                k: sorted(f"{CARDS[c].currency}:{CARDS[c].value}" for c in v) if k == "cards" else v
+                for k, v in ((k, norm(v)) for k, v in value.items())
+            }
         if isinstance(value, list | tuple):
             return sorted((norm(v) for v in value), key=lambda v: json.dumps(v, sort_keys=True))
         return value
@@ -405,15 +413,24 @@ class Noted(logging.Handler):
         super().__init__(logging.WARNING)
         self.start = start
         self.records: list[tuple[float, int, str, dict[str, object]]] = []
+        #: interactions whose handler raised something unexpected that is not Discord failing
+        #: (whatever the person was then told): the exception and where it was raised
+        self.crashed: dict[int, str] = {}
 
     def emit(self, record: logging.LogRecord) -> None:
         message = record.getMessage()
         if "voice will NOT be supported" in message:  # discord.py, at start
             return
+        context = logs.current()
         if record.exc_info and record.exc_info[1] is not None:
             error = record.exc_info[1]
-            message += f" [{type(error).__name__}: {error}]"
-        context = logs.current()
+            frames = traceback.extract_tb(error.__traceback__)
+            site = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+            message += f" [{type(error).__name__}: {error}{site}]"
+            interaction = context.get("interaction")
+            ours = not type(error).__module__.startswith(("discord", "aiohttp"))
+            if message.startswith("interaction failed") and ours and isinstance(interaction, int):
+                self.crashed[interaction] = f"{type(error).__name__}{site}"
         self.records.append((time.monotonic() - self.start, record.levelno, message, context))
 
     def count(self, level: int) -> int:
@@ -436,6 +453,8 @@ class Options:
     games: int = 12
     workers: int = 2
     seed: int = 1
+    #: the computer players' levels, drawn from
+    levels: tuple[str, ...] = LEVELS
     work_timeout: float = 3.0
     sweep_seconds: float = 5.0
     #: seconds between two faults, from..to
@@ -477,6 +496,8 @@ class Report:
     told_failed_but_saved: list[Sent]
     duplicates_told_failed: int
     stalled: list[str]
+    #: turns not yet told to their channel at the end (their `announce` timer pending)
+    unannounced: list[str]
     verify_problems: list[str]
     verify_games: int
     verify_actions: int
@@ -716,7 +737,7 @@ class Soak:
             people = [self.sim.user(f"t{index}p{n}") for n in range(humans)]
             for person in people:
                 self.sim.member(guild, person)
-            levels = [rng.choice(LEVELS) for _ in range(seats - humans)]
+            levels = [rng.choice(self.options.levels) for _ in range(seats - humans)]
             threaded = index % 3 != 2
             channel = shared if threaded else self.sim.channel(guild, f"table-{index}")
             table = Table(index, channel, threaded, people, levels, rng, seed=index)
@@ -827,7 +848,7 @@ class Soak:
                 await self.step(table)
             except Abort:
                 table.panel = None
-            except (SimulationError, AssertionError, KeyError, IndexError, LookupError) as exc:
+            except Exception as exc:  # the soak's own confusion, or an answer it did not expect
                 self.harness[type(exc).__name__] += 1
                 if len(self.harness_seen) < 5:
                     self.harness_seen.append(f"{type(exc).__name__}: {str(exc)[:160]}")
@@ -1127,19 +1148,20 @@ class Soak:
             keep = {m.id for m in self.sim.turns.values()}
             for table in self.tables:
                 keep |= {p.id for _, p in table.old_panels}
-            live = {s.result.token for s in self.sent[-200:] if s.outcome is None}
-            self.sim.by_token = {t: s for t, s in self.sim.by_token.items() if t in live}
             self.sim.forget(keep)
 
     # ----- the end ------------------------------------------------------------------------------
     def stalled(self) -> list[str]:
-        """Games that wait on a computer player which has not moved for `stall_seconds`, or on
-        a held turn whose `end_turn` timer is overdue by `overdue_seconds`."""
+        """Games that wait on a computer player which has not moved for `stall_seconds`; on a
+        timer overdue by `overdue_seconds` (a held turn's `end_turn`, or any other: the
+        dispatcher is stuck); or on a turn that only waits for the confirmation its player
+        never gives (every person here lets their turns end by themselves), with no `end_turn`
+        timer to end it, for `overdue_seconds`."""
         now_ms = time.time() * 1000
         out = []
         for table in self.tables:
             row = self.db.execute(
-                "SELECT status, current_seat, updated_at FROM games WHERE id = ?",
+                "SELECT status, current_seat, updated_at, snapshot FROM games WHERE id = ?",
                 (table.game_id,),
             ).fetchone()
             if row is None or row[0] != "active":
@@ -1155,25 +1177,46 @@ class Soak:
             timers = self.db.execute(
                 "SELECT kind, due_at, attempts FROM timers WHERE game_id = ?", (table.game_id,)
             ).fetchall()
-            shown = ", ".join(
-                f"{k} due {(d - now_ms) / 1000:+.0f} s (attempts {a})" for k, d, a in timers
+            shown = (
+                ", ".join(
+                    f"{k} due {(d - now_ms) / 1000:+.0f} s (attempts {a})" for k, d, a in timers
+                )
+                or "none"
             )
+            where = f"game {table.game_id}"
             if seat is not None and seat[0] == "computer" and quiet > self.options.stall_seconds:
                 out.append(
-                    f"game {table.game_id}: waiting on a {seat[1]} computer player, no move for "
-                    f"{quiet:.0f} s; timers: {shown or 'none'}"
+                    f"{where}: waiting on a {seat[1]} computer player, no move for "
+                    f"{quiet:.0f} s; timers: {shown}"
                 )
             overdue = [
-                (now_ms - d) / 1000
+                (k, (now_ms - d) / 1000)
                 for k, d, _ in timers
-                if k == "end_turn" and (now_ms - d) / 1000 > self.options.overdue_seconds
+                if (now_ms - d) / 1000 > self.options.overdue_seconds
             ]
             if overdue:
+                kinds = ", ".join(f"{k} by {late:.0f} s" for k, late in overdue)
+                out.append(f"{where}: timers overdue ({kinds}); timers: {shown}")
+            held = seat is not None and seat[0] == "human" and row[3] is not None
+            if (
+                held
+                and Game.from_json(row[3]).phase == "confirm"
+                and not any(k == "end_turn" for k, _, _ in timers)
+                and quiet > self.options.overdue_seconds
+            ):
                 out.append(
-                    f"game {table.game_id}: a held turn's end_turn timer overdue by "
-                    f"{max(overdue):.0f} s; timers: {shown}"
+                    f"{where}: a turn waiting for a confirmation its player never gives, with "
+                    f"no end_turn timer, for {quiet:.0f} s; timers: {shown}"
                 )
         return out
+
+    def unannounced(self) -> list[str]:
+        """Turns not yet told to their channel (an `announce` timer still pending)."""
+        now_ms = time.time() * 1000
+        rows = self.db.execute(
+            "SELECT game_id, due_at, attempts FROM timers WHERE kind = 'announce'"
+        ).fetchall()
+        return [f"game {g}: due {(d - now_ms) / 1000:+.0f} s (attempts {a})" for g, d, a in rows]
 
     def check_moves(self) -> tuple[int, int, list[Sent], list[Sent], int]:
         """Moves told done or saved, and which of them are not in the log (lost); moves told
@@ -1188,8 +1231,10 @@ class Soak:
         def in_log(sent: Sent) -> bool:
             move = sent.move
             assert move is not None
-            began = sent.sent_wall * 1000 - 1000
-            ended = (sent.last_wall or sent.sent_wall + self.options.reply_timeout) * 1000 + 1000
+            # written after the click and before its last answer (a person's next try, a
+            # moment after a refusal, is not this one's)
+            began = sent.sent_wall * 1000 - 20
+            ended = (sent.last_wall or sent.sent_wall + self.options.reply_timeout) * 1000 + 20
             times = logged.get((move.game_id, move.user_id, move.action), [])
             return any(began <= t <= ended for t in times)
 
@@ -1293,7 +1338,7 @@ async def run(options: Options) -> Report:
                 await asyncio.sleep(max(0.0, end - soak.now()))
                 soak.stopping = True
                 soak.say(f"{soak.now():7.1f} s  recovery over: the people stop")
-                stalled = soak.stalled()
+                stalled, unannounced = soak.stalled(), soak.unannounced()
                 chaos.cancel()
                 forgetting.cancel()
                 with contextlib.suppress(TimeoutError):
@@ -1312,7 +1357,8 @@ async def run(options: Options) -> Report:
                     s.outcome = s.classify()
                 pool_restarts = bot.workers.restarts
                 writes_refused = soak.disk.refused
-            report = soak_report(soak, stalled, pool_restarts, writes_refused, db_path)
+            report = soak_report(soak, stalled, pool_restarts, writes_refused, db_path, noted)
+            report.unannounced = unannounced
             soak.db.close()
         report.timer_retries = _metric("alhambra_timer_retries_total") - retries0
         report.computer_retries = _metric("alhambra_computer_retries_total") - computer0
@@ -1333,7 +1379,12 @@ async def run(options: Options) -> Report:
 
 
 def soak_report(
-    soak: Soak, stalled: list[str], pool_restarts: int, writes_refused: int, db_path: Path
+    soak: Soak,
+    stalled: list[str],
+    pool_restarts: int,
+    writes_refused: int,
+    db_path: Path,
+    noted: Noted,
 ) -> Report:
     sent = soak.sent
     outcomes = Counter(s.outcome or "no-answer" for s in sent)
@@ -1346,7 +1397,7 @@ def soak_report(
         sent=len(sent),
         outcomes=dict(outcomes),
         by_kind=dict(by_kind),
-        unhandled=[s for s in sent if s.outcome == "apology"],
+        unhandled=[s for s in sent if s.outcome == "apology" or s.result.id in noted.crashed],
         unanswered=sum(outcomes[k] for k in UNANSWERED),
         faults=dict(soak.faults),
         writes_refused=writes_refused,
@@ -1357,6 +1408,7 @@ def soak_report(
         told_failed_but_saved=wrong,
         duplicates_told_failed=duplicates,
         stalled=stalled,
+        unannounced=[],
         verify_problems=[str(p) for p in verified.problems],
         verify_games=verified.games,
         verify_actions=verified.actions,
@@ -1392,14 +1444,24 @@ def evidence(soak: Soak, report: Report, noted: Noted) -> list[str]:
     ):
         for sent in items[:8]:
             lines.append(f"{title}: {sent.describe()}; {soak.fault_near(sent.sent_at)}")
+            if sent.result.id in noted.crashed:
+                lines.append(f"    raised: {noted.crashed[sent.result.id]}")
             lines += [f"    answer: {t[:200]}" for t in sent.texts()[:2]]
             lines += [f"    log: {line}" for line in noted.about(interaction=sent.result.id)[:6]]
         if len(items) > 8:
             lines.append(f"{title}: {len(items) - 8} more")
+    unanswered = [s for s in soak.sent if s.outcome in UNANSWERED]
+    for sent in unanswered[:5]:  # counted, not a failure: each with the fault around it
+        lines.append(
+            f"unanswered ({sent.outcome}): {sent.describe()}; {soak.fault_near(sent.sent_at)}"
+        )
+    if len(unanswered) > 5:
+        lines.append(f"unanswered: {len(unanswered) - 5} more")
     for stall in report.stalled:
         lines.append(f"stalled: {stall}")
         game = int(stall.split()[1].rstrip(":"))
         lines += [f"    log: {line}" for line in noted.about(game=game)[-8:]]
+    lines += [f"not yet announced: {u}" for u in report.unannounced[:8]]
     lines += [f"verify-db: {p}" for p in report.verify_problems[:8]]
     return lines
 
@@ -1428,7 +1490,11 @@ def closing(report: Report, options: Options) -> list[str]:
         ("interactions sent (all realistic)", f"{report.sent}"),
         ("  answers", outcomes),
         ("  by kind", kinds),
-        ("realistic unhandled (apology)", f"{len(report.unhandled)}"),
+        (
+            "realistic unhandled",
+            f"{len(report.unhandled)} (the apology, or an unexpected exception in the "
+            "handler whatever the person was told)",
+        ),
         (
             "unanswered (no ack in 3 s / never filled)",
             f"{report.unanswered} (late {report.outcomes.get('late', 0)}, no ack "
@@ -1457,6 +1523,7 @@ def closing(report: Report, options: Options) -> list[str]:
             f"burst told so, one told done: {report.duplicates_told_failed})",
         ),
         ("stalled games", f"{len(report.stalled)}"),
+        ("  turns not yet announced (timer pending)", f"{len(report.unannounced)}"),
         (
             "verify-db",
             ("clean" if not report.verify_problems else f"{len(report.verify_problems)} problems")

@@ -32,18 +32,22 @@ At the end it prints one summary line and a table:
 - interactions sent (all realistic), and how they were answered: realistic unhandled (must be
   0) are those answered with the bot's apology ("Sorry, something went wrong"), and those whose
   handler raised an unexpected exception (logged "interaction failed", not Discord's own
-  failure) whatever the person was told; `unanswered` is no acknowledgement
-  within Discord's 3 s, or a "thinking..." never filled in; refusals and "busy"/"storage full"
-  answers are counted, not failures;
+  failure) whatever the person was told; `unanswered` is no acknowledgement within Discord's
+  3 s, or a "thinking..." never filled in (counted, and shown with the fault around it);
+  refusals and "busy"/"storage full" answers are counted, not failures;
 - faults injected by kind (and writes refused, Discord requests failed);
 - moves acknowledged to the player as done or saved (the panel redrawn, "Done.", "Undone:",
   the held turn's panel, or "Your move was saved..."), and of those `lost`: not in the game's
   action log at the end (the log read from the database: the same player, the same action,
-  written between the click and its answer); `told failed but saved`: a player told "not
-  saved"/"nothing changed" about a move that IS in the log (duplicate clicks of a burst, one of
-  which was told done, are counted apart). Both must be 0;
+  written between the click and its answer; money cards compared by currency and value, as a
+  person tells them apart); `told failed but saved`: a player told "not saved"/"nothing
+  changed" about a move that IS in the log (duplicate clicks of a burst, one of which was told
+  done, are counted apart). Both must be 0;
 - stalled games after the recovery phase: waiting on a computer player that has not moved for
-  60 s, or a person's held turn whose `end_turn` timer is overdue by more than 30 s. Must be 0;
+  60 s; a timer overdue by more than 30 s (a person's held turn's `end_turn`, or any other);
+  or a person's turn waiting for a confirmation they never give (every person here lets their
+  turns end by themselves) with no `end_turn` timer, for 30 s. Must be 0. Turns not yet told
+  to their channel (an `announce` timer pending, its retries minutes apart) are shown;
 - `verify-db` (`bot.core.verify.verify_database`: every game replayed from its log). Clean;
 - ack latency p50/p99/max, the worker pool's restarts, timer and computer retries (the bot's
   own metrics), errors and warnings the bot logged, the load average.
@@ -498,6 +502,10 @@ class Report:
     stalled: list[str]
     #: turns not yet told to their channel at the end (their `announce` timer pending)
     unannounced: list[str]
+    #: the timer dispatcher at the end (timers fired, what it awaits), and the most overdue a
+    #: timer was during the run (seconds, which and when)
+    dispatcher: str
+    most_overdue: tuple[float, str]
     verify_problems: list[str]
     verify_games: int
     verify_actions: int
@@ -555,6 +563,10 @@ class Soak:
         self.harness: Counter[str] = Counter()
         self.harness_seen: list[str] = []  # the first few, to show
         self.bursts = 0
+        #: the most overdue a timer was, seen every 2 s: (seconds, which and when)
+        self.most_overdue: tuple[float, str] = (0.0, "")
+        #: timers the bot had fired at the last look, and when that count last grew
+        self.fired: tuple[int, float] = (0, 0.0)
         self.rng = random.Random(options.seed)
 
     def say(self, text: str) -> None:
@@ -1141,6 +1153,48 @@ class Soak:
             return f"during: {what}"
         return f"{at - ended:.1f} s after: {what}"
 
+    async def watch(self) -> None:
+        """Every 2 s: how overdue the most overdue timer is (a timer overdue for long is a
+        dispatcher that does not heal), and how many timers the bot has fired."""
+        while True:
+            await asyncio.sleep(2)
+            now_ms = time.time() * 1000
+            row = self.db.execute(
+                "SELECT t.due_at, t.kind, t.game_id, t.attempts FROM timers t "
+                "JOIN games g ON g.id = t.game_id WHERE g.status = 'active' "
+                "ORDER BY t.due_at LIMIT 1"
+            ).fetchone()
+            if row is not None and (late := (now_ms - row[0]) / 1000) > self.most_overdue[0]:
+                self.most_overdue = (late, f"{row[1]} of game {row[2]} at {self.now():.0f} s")
+            timers = self.bot.timers
+            fired = timers.fired if timers is not None else 0
+            if fired > self.fired[0]:
+                self.fired = (fired, self.now())
+
+    def dispatcher(self) -> str:
+        """The timer dispatcher's task: running (and what it awaits), or how it ended."""
+        timers = self.bot.timers
+        task = getattr(timers, "_task", None)
+        if timers is None or task is None:
+            return "not running"
+        if task.done():
+            error = None if task.cancelled() else task.exception()
+            return f"ended ({'cancelled' if error is None else repr(error)})"
+        frames: list[str] = []
+        awaited: Any = task.get_coro()
+        while awaited is not None and len(frames) < 12:
+            frame = getattr(awaited, "cr_frame", None) or getattr(awaited, "ag_frame", None)
+            if frame is None:
+                frames.append(type(awaited).__name__)
+                break
+            frames.append(
+                f"{frame.f_code.co_name} ({Path(frame.f_code.co_filename).name}:{frame.f_lineno})"
+            )
+            awaited = getattr(awaited, "cr_await", None) or getattr(awaited, "ag_await", None)
+        return f"{timers.fired} fired, the last at {self.fired[1]:.0f} s; now in " + " > ".join(
+            frames
+        )
+
     async def forget(self) -> None:
         """Every 30 s: the fake forgets what only tests read back, keeping the live messages."""
         while not self.stopping:
@@ -1335,20 +1389,23 @@ async def run(options: Options) -> Report:
                 tasks = [asyncio.create_task(soak.play(t)) for t in soak.tables]
                 chaos = asyncio.create_task(soak.chaos(chaos_end))
                 forgetting = asyncio.create_task(soak.forget())
+                watching = asyncio.create_task(soak.watch())
                 await asyncio.sleep(max(0.0, end - soak.now()))
                 soak.stopping = True
                 soak.say(f"{soak.now():7.1f} s  recovery over: the people stop")
                 stalled, unannounced = soak.stalled(), soak.unannounced()
+                dispatcher = soak.dispatcher()
                 chaos.cancel()
                 forgetting.cancel()
+                watching.cancel()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(
                         asyncio.gather(*tasks, return_exceptions=True),
                         options.reply_timeout + 5,
                     )
-                for task in [*tasks, chaos, forgetting]:
+                for task in [*tasks, chaos, forgetting, watching]:
                     task.cancel()
-                await asyncio.gather(*tasks, chaos, forgetting, return_exceptions=True)
+                await asyncio.gather(*tasks, chaos, forgetting, watching, return_exceptions=True)
                 with contextlib.suppress(TimeoutError):  # answers still on their way
                     async with asyncio.timeout(options.reply_timeout):
                         while any(not s.answered for s in soak.sent[-500:]):
@@ -1359,6 +1416,8 @@ async def run(options: Options) -> Report:
                 writes_refused = soak.disk.refused
             report = soak_report(soak, stalled, pool_restarts, writes_refused, db_path, noted)
             report.unannounced = unannounced
+            report.dispatcher = dispatcher
+            report.most_overdue = soak.most_overdue
             soak.db.close()
         report.timer_retries = _metric("alhambra_timer_retries_total") - retries0
         report.computer_retries = _metric("alhambra_computer_retries_total") - computer0
@@ -1409,6 +1468,8 @@ def soak_report(
         duplicates_told_failed=duplicates,
         stalled=stalled,
         unannounced=[],
+        dispatcher="",
+        most_overdue=(0.0, ""),
         verify_problems=[str(p) for p in verified.problems],
         verify_games=verified.games,
         verify_actions=verified.actions,
@@ -1524,6 +1585,11 @@ def closing(report: Report, options: Options) -> list[str]:
         ),
         ("stalled games", f"{len(report.stalled)}"),
         ("  turns not yet announced (timer pending)", f"{len(report.unannounced)}"),
+        (
+            "most overdue timer during the run",
+            f"{report.most_overdue[0]:.0f} s ({report.most_overdue[1] or '-'})",
+        ),
+        ("timer dispatcher at the end", report.dispatcher),
         (
             "verify-db",
             ("clean" if not report.verify_problems else f"{len(report.verify_problems)} problems")

@@ -46,8 +46,10 @@ At the end it prints one summary line and a table:
 - stalled games after the recovery phase: waiting on a computer player that has not moved for
   60 s; a timer overdue by more than 30 s (a person's held turn's `end_turn`, or any other);
   or a person's turn waiting for a confirmation they never give (every person here lets their
-  turns end by themselves) with no `end_turn` timer, for 30 s. Must be 0. Turns not yet told
-  to their channel (an `announce` timer pending, its retries minutes apart) are shown;
+  turns end by themselves) with no `end_turn` timer, for 30 s; or the timer dispatcher no
+  longer running (every game's timers). Must be 0. Turns not yet told to their channel (an
+  `announce` timer pending, its retries minutes apart) are shown, and so are the most overdue
+  timer seen during the run (looked at every 2 s) and where the dispatcher is at the end;
 - `verify-db` (`bot.core.verify.verify_database`: every game replayed from its log). Clean;
 - ack latency p50/p99/max, the worker pool's restarts, timer and computer retries (the bot's
   own metrics), errors and warnings the bot logged, the load average.
@@ -1395,6 +1397,8 @@ async def run(options: Options) -> Report:
                 soak.say(f"{soak.now():7.1f} s  recovery over: the people stop")
                 stalled, unannounced = soak.stalled(), soak.unannounced()
                 dispatcher = soak.dispatcher()
+                if dispatcher.startswith(("ended", "not running")):  # every game's timers
+                    stalled.append(f"the timer dispatcher has stopped: {dispatcher}")
                 chaos.cancel()
                 forgetting.cancel()
                 watching.cancel()
@@ -1513,15 +1517,20 @@ def evidence(soak: Soak, report: Report, noted: Noted) -> list[str]:
             lines.append(f"{title}: {len(items) - 8} more")
     unanswered = [s for s in soak.sent if s.outcome in UNANSWERED]
     for sent in unanswered[:5]:  # counted, not a failure: each with the fault around it
+        result = sent.result
         lines.append(
-            f"unanswered ({sent.outcome}): {sent.describe()}; {soak.fault_near(sent.sent_at)}"
+            f"unanswered ({sent.outcome}): {sent.describe()}; {soak.fault_near(sent.sent_at)}; "
+            f"callback {result.callback_type}, writes {sent.webhook_writes}, followups "
+            f"{len(result.followups)}, refused {result.rejected}, still loading "
+            f"{result.response is not None and result.response.loading}"
         )
     if len(unanswered) > 5:
         lines.append(f"unanswered: {len(unanswered) - 5} more")
     for stall in report.stalled:
         lines.append(f"stalled: {stall}")
-        game = int(stall.split()[1].rstrip(":"))
-        lines += [f"    log: {line}" for line in noted.about(game=game)[-8:]]
+        if stall.startswith("game "):
+            game = int(stall.split()[1].rstrip(":"))
+            lines += [f"    log: {line}" for line in noted.about(game=game)[-8:]]
     lines += [f"not yet announced: {u}" for u in report.unannounced[:8]]
     lines += [f"verify-db: {p}" for p in report.verify_problems[:8]]
     return lines

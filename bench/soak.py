@@ -1179,9 +1179,10 @@ class Soak:
         task = getattr(timers, "_task", None)
         if timers is None or task is None:
             return "not running"
+        fired = f"{timers.fired} fired, the last at {self.fired[1]:.0f} s"
         if task.done():
             error = None if task.cancelled() else task.exception()
-            return f"ended ({'cancelled' if error is None else repr(error)})"
+            return f"ended ({'cancelled' if error is None else repr(error)}) after {fired}"
         frames: list[str] = []
         awaited: Any = task.get_coro()
         while awaited is not None and len(frames) < 12:
@@ -1193,9 +1194,7 @@ class Soak:
                 f"{frame.f_code.co_name} ({Path(frame.f_code.co_filename).name}:{frame.f_lineno})"
             )
             awaited = getattr(awaited, "cr_await", None) or getattr(awaited, "ag_await", None)
-        return f"{timers.fired} fired, the last at {self.fired[1]:.0f} s; now in " + " > ".join(
-            frames
-        )
+        return f"{fired}; now in " + " > ".join(frames)
 
     async def forget(self) -> None:
         """Every 30 s: the fake forgets what only tests read back, keeping the live messages."""

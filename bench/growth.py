@@ -4,7 +4,7 @@ worker process as the bot draws it, and its size.
     python bench/growth.py [--players 6] [--games 3] [--seed 1]
 
 Each game is played to the end by random legal moves (no undo), its frames taken after every
-turn that changed an Alhambra (as `GameService.growth` does), then drawn once in a worker of the
+turn that changed an Alhambra (as `Archive.growth` does), then drawn once in a worker of the
 bot's pool. Goal: a 6-player game under 3 s in the pool, the file far under Discord's 10 MB.
 """
 

@@ -333,7 +333,7 @@ class DbProbe(Probe):
     async def measure(self) -> float:
         await asyncio.sleep(self.period)
         started = time.monotonic()
-        await self.bot.service.meta("load-bench-probe")
+        await self.bot.services.people.meta("load-bench-probe")
         return (time.monotonic() - started) * 1000
 
 

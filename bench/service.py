@@ -1,10 +1,10 @@
 """Benchmark of the game service on a SQLite file: throughput, latency and storage.
 
     python bench/service.py [--games 1000] [--actions 5000] [--finished 10]
-                            [--synchronous FULL NORMAL]
+                            [--synchronous FULL NORMAL] [--floor]
 
 1. Stores `--games` started games (2-4 players) in a fresh database file.
-2. Plays `--actions` random legal actions through `GameService.act`, each on a random game,
+2. Plays `--actions` random legal actions through `Play.act`, each on a random game,
    in one process: actions per second, and the p50/p99 latency of `act` alone.
 3. In another fresh file, plays `--finished` 4-player games to the end and reports the bytes
    each finished game takes in the database (after a checkpoint and VACUUM).
@@ -13,6 +13,19 @@ disk before `act` returns, so it survives a power cut) costs one fsync per move,
 figure a measure of the disk; NORMAL survives any crash of the process (the kill test) but may
 lose the last moves on a power cut.
 Targets: >= 500 actions/s, p99 < 20 ms, < 100 KB per finished game.
+
+With `--floor`, each sync mode's step 2 is followed by the bare transaction floor on the same
+file, the same connection set-up (aiosqlite, WAL, the sync mode, foreign keys, busy timeout:
+`SqliteDatabase.open`) and the same games: per move one explicit transaction, `BEGIN
+IMMEDIATE; UPDATE games SET version = version + 1, snapshot = <the game's own snapshot> WHERE
+id = ? AND version = ?; INSERT INTO actions (28 bytes of JSON); COMMIT` (four round trips to
+aiosqlite's thread, nothing else), every other move after the two SELECTs `act` makes first
+(the game's row, its seats), so that both floors meet the same disk and load. A floor's speed is
+moves / the sum of their latencies. It prints `act()/floor`: the service's actions per second
+over the floor's, for the whole loop (the bench's own `legal_actions()` and choice included)
+and for `act` alone (the sum of its latencies). The performance review's goal is act() >= 1/4
+of the bare FULL floor. `--floor` works with the default run (`--synchronous FULL NORMAL`),
+not with `--db`.
 
 Several processes on one database (the scale-out setting):
 
@@ -31,32 +44,59 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import random
 import sqlite3
 import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.core.service import GameService
+from bot.core.clock import SystemClock, to_ms
+from bot.core.db.sqlite import SqliteDatabase
+from bot.core.services import Services
 from bot.core.store import Store
 from engine import Game, Undo
 
+#: what the floor writes as an action: 28 bytes of JSON, the size of a typical move
+FLOOR_ACTION = json.dumps({"kind": "take", "cards": [12]}, separators=(",", ":"))
 
-async def _start(service: GameService, channel: int, players: int) -> tuple[int, Game]:
+
+@dataclass
+class Speed:
+    """Moves per second and latency of one run (act's, or the floor's transaction)."""
+
+    per_s: float  # whole loop
+    alone_per_s: float  # the measured call alone: moves / the sum of their latencies
+    p50_ms: float
+    p99_ms: float
+
+
+def _speed(count: int, wall: float, latencies: list[float]) -> Speed:
+    ms = sorted(x * 1000 for x in latencies)
+    return Speed(
+        count / wall, count / sum(latencies), statistics.median(ms), ms[int(len(ms) * 0.99)]
+    )
+
+
+async def _start(services: Services, channel: int, players: int) -> tuple[int, Game]:
     host = channel * 10
-    game = await service.create_game(channel_id=channel, host_id=host, host_name="P0")
+    game = await services.lobby.create_game(channel_id=channel, host_id=host, host_name="P0")
     for i in range(1, players):
-        await service.join(game.id, host + i, f"P{i}")
-    result = await service.start(game.id, host)
-    return result.game.id, result.state
+        await services.lobby.join(game.id, host + i, f"P{i}")
+    result = await services.lobby.start(game.id, host)
+    async with services.store.read() as tx:  # the bench's own copy, moved along with the store's
+        snapshot = await tx.snapshot(game.id)
+    assert snapshot is not None
+    return result.game.id, Game.from_json(snapshot)
 
 
 async def _move(
-    service: GameService, game_id: int, state: Game, version: int, rng: random.Random
+    services: Services, game_id: int, state: Game, version: int, rng: random.Random
 ) -> tuple[float, Game, int, bool]:
     """One random legal act for whoever is to play; returns (seconds in act, state, version,
     finished)."""
@@ -66,31 +106,32 @@ async def _move(
     move = rng.choice(legal)
     user = _users[game_id][info_seat]
     t0 = time.perf_counter()
-    result = await service.act(game_id, user, move, version)
+    result = await services.play.act(game_id, user, move, version)
     elapsed = time.perf_counter() - t0
-    return elapsed, result.state, result.version, result.state.is_over
+    state.apply(move)  # the same move on the bench's copy: the service hands out views only
+    return elapsed, state, result.version, result.is_over
 
 
 _users: dict[int, dict[int, int]] = {}
 
 
-async def _remember_seats(service: GameService, game_id: int) -> None:
-    info = await service.game(game_id)
+async def _remember_seats(services: Services, game_id: int) -> None:
+    info = await services.lobby.game(game_id)
     _users[game_id] = {s.seat: s.user_id for s in info.seats}  # type: ignore[misc]
 
 
 async def throughput(
     folder: Path, games: int, actions: int, rng: random.Random, synchronous: str
-) -> None:
+) -> Speed:
     print(f"--- PRAGMA synchronous = {synchronous}")
     path = folder / f"bench-{synchronous}.sqlite3"
     store = await Store.open(path, synchronous=synchronous)  # type: ignore[arg-type]
-    service = GameService(store)
+    services = Services.build(store)
     t0 = time.perf_counter()
     live: dict[int, tuple[Game, int]] = {}
     for channel in range(1, games + 1):
-        game_id, state = await _start(service, channel, rng.randint(2, 4))
-        await _remember_seats(service, game_id)
+        game_id, state = await _start(services, channel, rng.randint(2, 4))
+        await _remember_seats(services, game_id)
         live[game_id] = (state, 0)
     print(f"stored {games} started games in {time.perf_counter() - t0:.1f} s")
 
@@ -101,7 +142,7 @@ async def throughput(
     for _ in range(actions):
         game_id = rng.choice(ids)
         state, version = live[game_id]
-        elapsed, state, version, over = await _move(service, game_id, state, version, rng)
+        elapsed, state, version, over = await _move(services, game_id, state, version, rng)
         latencies.append(elapsed)
         if over:
             finished += 1
@@ -110,14 +151,72 @@ async def throughput(
             live[game_id] = (state, version)
     wall = time.perf_counter() - t0
     await store.close()
-    latencies.sort()
-    ms = [x * 1000 for x in latencies]
+    ms = sorted(x * 1000 for x in latencies)
     print(f"{actions} random legal actions over {games} games ({finished} finished):")
     print(f"  throughput     {actions / wall:8.0f} actions/s (whole loop, one process)")
     print(
         f"  act latency    p50 {statistics.median(ms):.2f} ms   "
         f"p99 {ms[int(len(ms) * 0.99)]:.2f} ms   max {ms[-1]:.2f} ms"
     )
+    return _speed(actions, wall, latencies)
+
+
+async def floor(
+    path: Path, actions: int, rng: random.Random, synchronous: str
+) -> tuple[Speed, Speed]:
+    """The bare transaction of a move on the games of `path` (see the module's docstring),
+    alone and after act()'s two reads, alternating move by move so that both meet the same
+    disk and the same load; returns (bare, with the reads)."""
+    db = await SqliteDatabase.open(path, synchronous=synchronous)  # type: ignore[arg-type]
+    conn = db.conn
+    rows = await conn.execute_fetchall(
+        "SELECT id, version, snapshot FROM games WHERE status = 'active'"
+    )
+    games = {int(r[0]): [int(r[1]), str(r[2])] for r in rows}
+    ids = list(games)
+    latencies: tuple[list[float], list[float]] = ([], [])
+    now = to_ms(SystemClock().now())
+    for move in range(2 * actions):
+        game_id = rng.choice(ids)
+        version, snapshot = games[game_id]
+        reads = move % 2 == 1
+        started = time.perf_counter()
+        if reads:  # what act() reads before its transaction: the game's row, its seats
+            await conn.execute_fetchall("SELECT * FROM games WHERE id = ?", (game_id,))
+            await conn.execute_fetchall("SELECT * FROM seats WHERE game_id = ?", (game_id,))
+        await conn.execute("BEGIN IMMEDIATE")
+        await conn.execute(
+            "UPDATE games SET version = version + 1, snapshot = ?, updated_at = ? "
+            "WHERE id = ? AND version = ?",
+            (snapshot, now, game_id, version),
+        )
+        await conn.execute(
+            "INSERT INTO actions (game_id, seq, seat, user_id, action, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, version + 1, 0, None, FLOOR_ACTION, now),
+        )
+        await conn.execute("COMMIT")
+        latencies[reads].append(time.perf_counter() - started)
+        games[game_id][0] = version + 1
+    await db.close()
+    size = statistics.mean(len(s) for _, s in games.values())
+    speeds = tuple(_speed(len(lat), sum(lat), lat) for lat in latencies)
+    for name, speed in zip(("bare floor", "floor + 2 reads"), speeds, strict=True):
+        print(
+            f"  {name:15s}{speed.per_s:6.0f} transactions/s   p50 {speed.p50_ms:.2f} ms   "
+            f"p99 {speed.p99_ms:.2f} ms"
+        )
+    print(f"  (the floor wrote the games' own snapshots: {size:,.0f} bytes on average)")
+    return speeds[0], speeds[1]
+
+
+def ratios(act: Speed, bare: Speed, with_reads: Speed) -> None:
+    """act() against the floors: the share of the floor's speed the service reaches."""
+    for name, base in (("bare floor", bare), ("floor + 2 reads", with_reads)):
+        print(
+            f"  act()/{name:15s} {act.per_s / base.per_s:5.2f} (whole loop)   "
+            f"{act.alone_per_s / base.alone_per_s:5.2f} (act alone)"
+        )
 
 
 async def storage(folder: Path, count: int, rng: random.Random) -> None:
@@ -126,14 +225,14 @@ async def storage(folder: Path, count: int, rng: random.Random) -> None:
     await store.close()
     empty = _compacted_size(path)
     store = await Store.open(path)
-    service = GameService(store)
+    services = Services.build(store)
     actions = 0
     for channel in range(1, count + 1):
-        game_id, state = await _start(service, channel, 4)
-        await _remember_seats(service, game_id)
+        game_id, state = await _start(services, channel, 4)
+        await _remember_seats(services, game_id)
         version, over = 0, False
         while not over:
-            _, state, version, over = await _move(service, game_id, state, version, rng)
+            _, state, version, over = await _move(services, game_id, state, version, rng)
         actions += version
     await store.close()
     size = _compacted_size(path)
@@ -164,13 +263,13 @@ async def _play_share(target: str, game_ids: list[int], actions: int, seed: int)
     """One process's share: `actions` random moves over its own games; the act latencies."""
     rng = random.Random(seed)
     store = await Store.open(target)
-    service = GameService(store)
+    services = Services.build(store)
     live: dict[int, tuple[Game, int]] = {}
     for game_id in game_ids:
-        await _remember_seats(service, game_id)
+        await _remember_seats(services, game_id)
         async with store.read() as tx:
             snapshot = await tx.snapshot(game_id)
-        info = await service.game(game_id)
+        info = await services.lobby.game(game_id)
         assert snapshot is not None
         live[game_id] = (Game.from_json(snapshot), info.version)
     ids = list(live)
@@ -180,7 +279,7 @@ async def _play_share(target: str, game_ids: list[int], actions: int, seed: int)
             break
         game_id = rng.choice(ids)
         state, version = live[game_id]
-        elapsed, state, version, over = await _move(service, game_id, state, version, rng)
+        elapsed, state, version, over = await _move(services, game_id, state, version, rng)
         latencies.append(elapsed)
         if over:
             ids.remove(game_id)
@@ -202,10 +301,10 @@ async def processes(target: str, label: str, games: int, actions: int, counts: l
     print(f"--- {label}: {games} games, {actions} actions per run, one move at a time per process")
     for count in counts:
         store = await Store.open(target)
-        service = GameService(store)
+        services = Services.build(store)
         rng = random.Random(count)
         first = 10_000 * count
-        ids = [(await _start(service, first + c, rng.randint(2, 4)))[0] for c in range(games)]
+        ids = [(await _start(services, first + c, rng.randint(2, 4)))[0] for c in range(games)]
         await store.close()
         shares = [(target, ids[i::count], actions // count, 100 + i) for i in range(count)]
         with multiprocessing.get_context("spawn").Pool(count) as pool:
@@ -238,6 +337,11 @@ async def main() -> None:
         "or a postgresql:// address",
     )
     parser.add_argument("--processes", type=int, nargs="+", default=[1, 2, 4])
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="after each sync mode, the bare transaction floor on the same file, and act()/floor",
+    )
     args = parser.parse_args()
     rng = random.Random(args.seed)
     if args.db:
@@ -246,7 +350,11 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         for mode in args.synchronous:
-            await throughput(folder, args.games, args.actions, random.Random(args.seed), mode)
+            act = await throughput(folder, args.games, args.actions, random.Random(args.seed), mode)
+            if args.floor:
+                path = folder / f"bench-{mode}.sqlite3"
+                bare, reads = await floor(path, args.actions, random.Random(args.seed), mode)
+                ratios(act, bare, reads)
         await storage(folder, args.finished, rng)
 
 

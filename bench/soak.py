@@ -109,12 +109,12 @@ from people import choose as choose_option  # noqa: E402
 from prometheus_client import REGISTRY  # noqa: E402
 
 from bot.config import Settings  # noqa: E402
-from bot.core import logs  # noqa: E402
 from bot.core.errors import StorageFull  # noqa: E402
 from bot.core.store import Store, Tx  # noqa: E402
 from bot.core.verify import verify_database  # noqa: E402
 from bot.discord_app import client as discord_client  # noqa: E402
 from bot.discord_app.client import AlhambraBot  # noqa: E402
+from bot.ops import logs  # noqa: E402
 from bot.text import i18n  # noqa: E402
 from bot.text.present import action_code  # noqa: E402
 from engine import (  # noqa: E402

@@ -24,7 +24,7 @@ DEFAULT_UNDO_WINDOW_S = 10
 MAX_UNDO_WINDOW_S = 60
 #: Times the bot tries to reach Discord at start-up (1, 2, 4, 8, 16 s between: half a minute).
 DEFAULT_STARTUP_TRIES = 6
-#: `ALHAMBRA_LOG_FORMAT`'s values (bot.core.logs writes them; the config imports nothing).
+#: `ALHAMBRA_LOG_FORMAT`'s values (bot.ops.logs writes them; the config imports nothing).
 LOG_FORMATS = ("plain", "json")
 #: The most shards and processes a setting may name (Discord's largest bots run a few thousand
 #: shards; a larger number is a typo).

@@ -19,7 +19,7 @@ from ..config import ConfigError, db_address, db_password, default_db
 from ..core.db import is_postgres_url, redact
 from ..core.errors import DatabaseError
 from ..core.migrate import load_migrations
-from ..core.service import GameService
+from ..core.services import Services
 from ..core.store import Store
 from ..core.verify import backup_database, check_health, restore_database, verify_database
 
@@ -175,7 +175,7 @@ def ratings(args: argparse.Namespace) -> int:
     async def rebuild() -> int:
         store = await Store.open(target)
         try:
-            return await GameService(store).rebuild_ratings()
+            return await Services.build(store).archive.rebuild_ratings()
         finally:
             await store.close()
 

@@ -1,7 +1,7 @@
 """`python -m bot play`: a game of Alhambra in the terminal, no Discord needed.
 
 It is the bot without Discord, not a second game: the lobby, every move and the computer
-players go through the same `GameService` and SQLite store as the bot (a temporary database
+players go through the same services and SQLite store as the bot (a temporary database
 unless `--db` is given, in which case an unfinished game there is resumed), every move goes
 through the same turn flow (`bot/turns/flow.py`, with the terminal as its announcer), the menus
 are the bot's private panel (`bot/text/menus.py`) numbered instead of clicked, and the words come
@@ -32,7 +32,7 @@ from engine.ai import LEVELS
 from ..core.errors import DatabaseError, ServiceError
 from ..core.records import GameInfo, SeatInfo
 from ..core.results import ActResult
-from ..core.service import MAX_PLAYERS, MIN_PLAYERS, GameService, clean_name
+from ..core.services import MAX_PLAYERS, MIN_PLAYERS, Services, clean_name
 from ..core.store import Store
 from ..text import i18n
 from ..text.menus import Choice, PanelSpec, build_panel, default_focus, panel_picture
@@ -50,6 +50,7 @@ from ..text.present import (
     turn_lines,
 )
 from ..turns.flow import TurnFlow
+from ..turns.telling import Telling
 
 #: Offline games live in a channel of their own, so `--db` can point at the bot's database.
 OFFLINE_CHANNEL = 0
@@ -239,12 +240,13 @@ class ConsoleAnnouncer:
         #: steps of the current turn already shown as they happened
         self.echoed = 0
 
-    async def turn_over(self, result: ActResult, locale: str) -> None:
+    async def turn_over(self, result: ActResult, telling: Telling, locale: str) -> None:
         steps = result.turn_events[self.echoed :]
         self.echoed = 0
         names = player_names(locale, result.game)
         for line in turn_lines(locale, names, steps, result.end_events):
             self.console.say(f"  {line}")
+        return None  # no message stays on show: nothing to retire
 
     async def notice(
         self, game: GameInfo, locale: str, key: str, *, mention: int | None = None, **params: object
@@ -261,18 +263,18 @@ class OfflineGame:
 
     def __init__(
         self,
-        service: GameService,
+        services: Services,
         run: Runs,
         console: Console,
         *,
         locale: str,
         out_dir: Path,
     ) -> None:
-        self.service = service
+        self.services = services
         self._run = run
         self.console = console
         self.announcer = ConsoleAnnouncer(console)
-        self.flow = TurnFlow(service, self.announcer)
+        self.flow = TurnFlow(services, self.announcer)
         self.locale = locale
         self.labels = i18n.image_labels(locale)  # the pictures' words, in the game's language
         self.out_dir = out_dir
@@ -291,25 +293,25 @@ class OfflineGame:
         """The unfinished offline game of this database, if any (a lobby left by a crash at
         set-up is closed instead: its players are not known any more)."""
         try:
-            game = self.wait(self.service.game_in_channel(OFFLINE_CHANNEL))
+            game = self.wait(self.services.lobby.game_in_channel(OFFLINE_CHANNEL))
         except ServiceError:
             return None
         if game.status == "lobby":
-            self.wait(self.service.abandon(game.id, game.host_id))
+            self.wait(self.services.lobby.abandon(game.id, game.host_id))
             return None
         return game
 
     def abandon_open(self) -> None:
         game = self.resume()
         if game is not None:
-            self.wait(self.service.abandon(game.id, game.host_id))
+            self.wait(self.services.lobby.abandon(game.id, game.host_id))
             self.console.say(self.t("offline.abandoned_open", id=game.id))
 
     def create(self, plans: Sequence[SeatPlan], options: dict[str, Any]) -> GameInfo:
         humans = [p for p in plans if p.level is None]
         host = FIRST_USER
         game = self.wait(
-            self.service.create_game(
+            self.services.lobby.create_game(
                 channel_id=OFFLINE_CHANNEL,
                 host_id=host,
                 host_name=humans[0].name or self.t("offline.you"),
@@ -319,24 +321,24 @@ class OfflineGame:
         )
         for offset, plan in enumerate(humans[1:], start=1):
             name = plan.name or self.t("offline.player", n=offset + 1)
-            self.wait(self.service.join(game.id, host + offset, name))
+            self.wait(self.services.lobby.join(game.id, host + offset, name))
         for plan in plans:
             if plan.level is not None:
-                self.wait(self.service.add_computer(game.id, host, plan.level))
-        started = self.wait(self.service.start(game.id, host))
+                self.wait(self.services.lobby.add_computer(game.id, host, plan.level))
+        started = self.wait(self.services.lobby.start(game.id, host))
         return started.game
 
     # --- playing -------------------------------------------------------------------------------
 
     def play(self, game: GameInfo) -> int:
         """Play to the end; 0 when the game finished."""
-        setup = self.wait(self.service.log(game.id)).setup
+        setup = self.wait(self.services.play.log(game.id)).setup
         started = next(e for e in setup if isinstance(e, GameStarted))
         for line in start_lines(self.locale, player_names(self.locale, game), started):
             self.console.say(line)
         self.console.say(self.t("offline.pictures", path=self.out_dir))
         while True:
-            game = self.wait(self.service.game(game.id))
+            game = self.wait(self.services.lobby.game(game.id))
             if game.status != "active" or game.current_seat is None:
                 break
             current = game.at_seat(game.current_seat)
@@ -371,7 +373,7 @@ class OfflineGame:
         self._last_human = user
         if self.wait(self.flow.finish_automatic_turn(game.id, self.locale)) is not None:
             return  # resumed after a stop between a move and its automatic end of turn
-        viewed = self.wait(self.service.view(game.id, user))
+        viewed = self.wait(self.services.play.view(game.id, user))
         view = viewed.view
         names = player_names(self.locale, game)
         self._show_turn(game, view, current, names)
@@ -403,7 +405,7 @@ class OfflineGame:
             if result.turn_over:  # told by the announcer
                 return
             game = result.game
-            view = result.state.view(current.seat)
+            view = result.own
             for event in result.events:
                 if isinstance(event, Undone):  # labelled on the view after it, as it was before
                     label = action_label(self.locale, event.action, view)
@@ -479,7 +481,7 @@ class OfflineGame:
         if game.status != "finished":
             self.console.say(self.t("offline.abandoned", id=game.id))
             return
-        viewed = self.wait(self.service.view(game.id, None))
+        viewed = self.wait(self.services.play.view(game.id, None))
         names = player_names(self.locale, game)
         self.console.say()
         self.console.say(self.t("results.title"))
@@ -567,8 +569,8 @@ def run_play(
                 print(f"play: {exc}", file=sys.stderr)
                 return 2
             seed = args.seed
-            service = GameService(store, seed_source=None if seed is None else lambda: seed)
-            session = OfflineGame(service, runner.run, console, locale=args.lang, out_dir=out_dir)
+            services = Services.build(store, seed_source=None if seed is None else lambda: seed)
+            session = OfflineGame(services, runner.run, console, locale=args.lang, out_dir=out_dir)
             try:
                 return _session(session, console, args, plan)
             except Quit:
@@ -599,6 +601,8 @@ def _session(
     for seat in game.seats:  # the people here are offline users: the flag is their setting
         if seat.user_id is not None:
             session.wait(
-                session.service.update_settings(seat.user_id, auto_end_turn=not args.confirm)
+                session.services.people.update_settings(
+                    seat.user_id, auto_end_turn=not args.confirm
+                )
             )
     return session.play(game)

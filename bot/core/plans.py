@@ -81,7 +81,7 @@ class Plan:
 
 #: a change a player makes to their plan: the plan as stored and their own view in, the new
 #: plan out (or a refusal raised). Pure, so the service can apply it inside the transaction
-#: that reads and writes the plan (`GameService.change_plan`): two changes at once both count.
+#: that reads and writes the plan (`Play.change_plan`): two changes at once both count.
 PlanChange = Callable[[Plan, SeatView], Plan]
 
 

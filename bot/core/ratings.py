@@ -52,7 +52,7 @@ def rated_result(
     """Who a rated game ranks, and where: `people` (engine seat -> user id) are the persons
     seated at its end, ranked by the engine's `ranks` (per seat) if the game finished, tied
     first if it was abandoned (by its host, a moderator, or the vote of every player: never by
-    a majority, `service.votes_needed`); `forfeited` (user id -> seat) lost their seat to the
+    a majority, `services.votes_needed`); `forfeited` (user id -> seat) lost their seat to the
     deadlines or a vote, or ended the running game themselves (then still seated), and are
     tied last.
     None when the game says nothing about anyone's skill (everyone tied: an abandoned game

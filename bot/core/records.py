@@ -70,6 +70,9 @@ class GameInfo:
     seats: tuple[SeatInfo, ...]
     #: the host chose a rated game (rated at its end if every seat is then a person)
     rated: bool = False
+    #: the channel whose View Channel decides who may look back at the game from elsewhere:
+    #: its own, or its public thread's parent; None: not known yet (a game stored before it was)
+    view_channel_id: int | None = None
 
     @property
     def is_open(self) -> bool:
@@ -100,6 +103,18 @@ class GameInfo:
     def by_seat(self) -> tuple[SeatInfo, ...]:
         """The seats in turn order (after the start)."""
         return tuple(sorted(self.seats, key=lambda s: (s.seat is None, s.seat, s.join_order)))
+
+
+@dataclass(frozen=True, slots=True)
+class Sight:
+    """The games one member of a server may look back at in lists and counts (the archive,
+    stats, head-to-head): those they sat in, anywhere, and those of `guild_id` whose channel
+    (`GameInfo.view_channel_id`, or the game's own channel while that is not known) is one of
+    `channels`, the channels of that server the adapter found they can view."""
+
+    user_id: int
+    guild_id: int
+    channels: frozenset[int]
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,18 +1,36 @@
-"""What the service hands back: plain dataclasses the bot turns into messages and pictures.
+"""What the services hand back: plain dataclasses the bot turns into messages and pictures.
 
-The engine `Game` travels along where the caller needs to draw something right away; it holds
-hidden information (other hands, the deck), so show players only `state.view(seat)`.
+Only views cross out of the core: what anyone sees (`public`) and what one seat sees (`own`),
+never the engine `Game`, which holds hidden information (other hands, the deck).
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from engine import Action, Event, Game, SeatView, TurnEnded, Undo
+from engine import (
+    Action,
+    Event,
+    Options,
+    ScoringHeld,
+    SeatView,
+    TurnEnded,
+    Undo,
+    action_from_dict,
+    new_game,
+)
 
-from .errors import GameOver, NotAPlayer, NotYourTurn
-from .records import GameInfo, SeatInfo
+from .errors import GameNotStarted, GameOver, NotAPlayer, NotYourTurn
+from .records import (
+    ActionRow,
+    DeadlineRules,
+    GameInfo,
+    NotifySettings,
+    SeatInfo,
+    UserSettings,
+)
 
 
 @dataclass(frozen=True)
@@ -20,7 +38,45 @@ class StartResult:
     game: GameInfo
     #: the setup: starting hands, pool, market and the first turn
     events: list[Event]
-    state: Game = field(repr=False)
+    #: the table as anyone sees it
+    public: SeatView
+    #: what the first player sees (their hand, their legal moves)
+    first: SeatView
+
+
+@dataclass(frozen=True)
+class NextTurn:
+    """Who moves after a finished turn, and what telling them needs, read with the move."""
+
+    player: SeatInfo
+    #: their own view: their hand and legal moves (for their DM and the turn's buttons)
+    view: SeatView
+    #: a person's settings and reminder preferences (None for a computer player)
+    settings: UserSettings | None = None
+    notify: NotifySettings | None = None
+    #: when they last moved in this game (a player at the table needs no DM)
+    last_action_at: datetime | None = None
+    #: the game's deadline rules
+    rules: DeadlineRules = field(default_factory=DeadlineRules)
+    #: whether a plan waits to play their turn
+    has_plan: bool = False
+
+
+@dataclass(frozen=True)
+class TurnOver:
+    """Everything the table is told from when a turn (or the game) ends, read in the move's
+    own transaction, so telling it reads nothing again: the turn message on show, the game's
+    followers by DM (with the language each chose, None: the game's), the next player (None
+    when the game is over), the hints asked (at the end) and, when the turns to tell or the
+    next player's summary need it, the log's actions."""
+
+    #: the turn message on show (channel id, message id), to retire
+    message: tuple[int, int] | None
+    followers: tuple[tuple[int, str | None], ...] = ()
+    next: NextTurn | None = None
+    hints: dict[int, int] = field(default_factory=dict)
+    #: the game's actions, when the channel or a DM must tell more than this turn
+    actions: tuple[ActionRow, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -32,22 +88,34 @@ class ActResult:
     events: list[Event]
     #: the version now; the next move must expect it
     version: int
-    state: Game = field(repr=False)
+    #: the table now, as anyone sees it
+    public: SeatView
+    #: what the seat that acted sees now
+    own: SeatView
     #: what the steps of this action's turn did (undone steps excluded); when the action ended
     #: the turn, these are the steps of the turn that just ended
     turn_events: tuple[Event, ...] = ()
     #: the turn waits for its confirmation until then, when it ends by itself (None: it does
     #: not wait, or waits for the player to end it)
     ends_at: datetime | None = None
+    #: when the turn ended: all that telling it needs
+    told: TurnOver | None = None
+    #: the player wants their turns ended at once (no undo window) and this move left only
+    #: the confirmation: the turn flow ends it
+    end_now: bool = False
 
     @property
     def turn_ended(self) -> bool:
         return any(isinstance(e, TurnEnded) for e in self.events)
 
     @property
+    def is_over(self) -> bool:
+        return self.public.is_over
+
+    @property
     def turn_over(self) -> bool:
         """The turn ended (or the game did): time to tell the table."""
-        return self.turn_ended or self.state.is_over
+        return self.turn_ended or self.public.is_over
 
     @property
     def end_events(self) -> list[Event]:
@@ -85,6 +153,25 @@ class LoggedTurn:
     seq: int
 
 
+def untold(turns: Sequence[LoggedTurn], computers: Collection[int]) -> list[LoggedTurn]:
+    """The finished turns the channel has not been told, the last one included.
+
+    The channel hears about a game when a turn hands the move to a person, holds a scoring
+    round or ends the game; computer players' turns in between are told together with the
+    next of those, so nobody reads a message addressed to a computer. Derived from the log
+    alone, so a retry after a failed post or a restart tells the same turns."""
+    out: list[LoggedTurn] = []
+    for index in range(len(turns) - 1, -1, -1):
+        turn = turns[index]
+        told = any(isinstance(e, ScoringHeld) for e in turn.end) or (
+            index + 1 < len(turns) and turns[index + 1].seat not in computers
+        )
+        if out and told:
+            break
+        out.append(turn)
+    return out[::-1]
+
+
 @dataclass(frozen=True)
 class GameLog:
     game: GameInfo
@@ -109,6 +196,21 @@ class GameLog:
             out.append(LoggedTurn(ended.seat, flat, list(entry.events), entry.seq))
             steps = []
         return out
+
+    @classmethod
+    def rebuild(cls, game: GameInfo, rows: Sequence[ActionRow]) -> GameLog:
+        """The log of `game` from its stored actions: every action with the events it made,
+        by replaying the game from its seed (pure, but a whole game's worth of moves: run it
+        off the event loop)."""
+        if game.seed is None:
+            raise GameNotStarted()
+        state = new_game(len(game.seats), game.seed, Options.model_validate(game.options))
+        entries = []
+        for row in rows:
+            action = action_from_dict(row.action)
+            events = state.apply(action)
+            entries.append(LogEntry(row.seq, row.seat, row.user_id, action, events, row.created_at))
+        return cls(game, state.setup_events(), entries)
 
     @property
     def public_history(self) -> list[Event]:

@@ -39,7 +39,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from . import metrics
+from ..ops import metrics
 from .errors import Busy
 
 log = logging.getLogger("alhambra.workers")

@@ -11,12 +11,11 @@ import discord
 from engine import ScoringHeld
 
 from ..core.records import GameInfo
-from ..core.results import ActResult, LoggedTurn
-from ..core.service import GameService
+from ..core.results import ActResult
 from ..text import i18n
-from ..text.present import hints_line, player_names, results_lines, told_lines, untold
-from ..turns.ports import Spawn
-from ..turns.reminders import notice_for
+from ..text.present import hints_line, player_names, results_lines, told_lines
+from ..turns.ports import ChannelRefused, MessageRef, Spawn
+from ..turns.telling import Telling
 from .followers import tell_followers
 from .markup import inert, jump_link, pinging, place_of, public_names
 from .pictures import growth_file, scores_file
@@ -27,78 +26,65 @@ log = logging.getLogger("alhambra.play")
 
 
 class ChannelAnnouncer:
-    """Posts in the game's channel through `client`; the old turn message loses its buttons."""
+    """Posts in the game's channel through `client`; the old turn message loses its buttons.
+    It holds no service: what it posts is in the turn's result and its `Telling`."""
 
-    def __init__(self, client: discord.Client, service: GameService, spawn: Spawn) -> None:
+    def __init__(self, client: discord.Client, spawn: Spawn) -> None:
         self.client = client
-        self.service = service
         self._spawn = spawn
 
-    async def turn_over(self, result: ActResult, locale: str) -> None:
+    async def turn_over(
+        self, result: ActResult, telling: Telling, locale: str
+    ) -> MessageRef | None:
         try:
-            await self._turn_over(result, locale)
+            return await self._turn_over(result, telling, locale)
         except discord.Forbidden:  # a moderator took the bot's permissions in that channel
-            await self._tell_owner(result.game, locale)
-            raise
+            game = result.game
+            guild = self.client.get_guild(game.guild_id) if game.guild_id else None
+            server, channel = place_of(self.client, game)
+            owner = guild.owner_id if guild is not None else None
+            raise ChannelRefused(owner, inert(server), inert(channel)) from None
 
-    async def _tell_owner(self, game: GameInfo, locale: str) -> None:
-        """Tell the server's owner, once per channel, that the bot may not post there."""
-        key = f"told-owner:{game.channel_id}"
-        guild = self.client.get_guild(game.guild_id) if game.guild_id else None
-        if guild is None or guild.owner_id is None or await self.service.meta(key):
-            return
-        server, channel = place_of(self.client, game)
-        text = i18n.t(locale, "notify.no_permission", server=inert(server), channel=inert(channel))
-        try:
-            dm = await self.client.create_dm(discord.Object(guild.owner_id))
-            await dm.send(text, allowed_mentions=discord.AllowedMentions.none())
-        except discord.HTTPException:
-            log.warning("could not tell the owner of server %s about channel %s", guild.id, channel)
-            return
-        await self.service.set_meta(key, str(game.id))
-
-    async def _turn_over(self, result: ActResult, locale: str) -> None:
+    async def _turn_over(
+        self, result: ActResult, telling: Telling, locale: str
+    ) -> MessageRef | None:
         """Post what the channel has not been told, and the next person's turn message.
 
         A turn that hands the move to a computer player posts nothing but its scoring round,
         if it held one: its moves are told in the next person's turn message, so the channel
         gets one message per person's turn (and per scoring round), not one per seat."""
-        game, state = result.game, result.state
+        game, public = result.game, result.public
+        assert result.told is not None
         names = public_names(game, locale)
         channel = self.client.get_partial_messageable(game.channel_id)
         end = result.end_events
-        public = state.view(None)
-        scoring = any(isinstance(e, ScoringHeld) for e in end)
-        next_player = game.current_player if not state.is_over else None
-        computer_next = next_player is not None and next_player.is_computer
-        previous = await self.service.message_ref(game.id, "turn")
-        if computer_next and not scoring:
+        previous = result.told.message
+        if not telling.post:
             if previous is not None:  # nobody may act on it while the computers play
-                await self.service.forget_message(game.id, "turn")
                 self._spawn(retire(self.client, previous))
-            return
-        turns = await self._untold(result)
+            return None
+        turns = telling.turns
         intro: str | None = "\n".join(told_lines(locale, names, turns))
-        if state.is_over or scoring:
+        shown: MessageRef | None = None
+        if telling.over or telling.scoring:
             lines = told_lines(locale, names, turns)
-            if state.is_over:
+            if telling.over:
                 lines += ["", f"**{i18n.t(locale, 'results.title')}**"]
                 lines += results_lines(locale, names, public)
-                hints = await self.service.hints_of_game(game.id)
-                if hints:  # the game's statistics: who asked the computer for help
-                    lines.append(hints_line(locale, names, hints))
+                if telling.hints:  # the game's statistics: who asked the computer for help
+                    lines.append(hints_line(locale, names, telling.hints))
             # the results offer the finished game's score sheet, log and boards
-            extra: dict[str, Any] = {"view": results_buttons(game, locale)} if state.is_over else {}
+            extra: dict[str, Any] = {"view": results_buttons(game, locale)} if telling.over else {}
             # the round just held in detail, with the counts and ranks behind its points
             held = [e.round_no for e in end if isinstance(e, ScoringHeld)]
             sheet = await scores_file(
                 public, player_names(locale, game), locale, detail=held[-1] if held else None
             )
             files = [sheet]
-            if state.is_over:  # and every Alhambra growing, turn by turn
+            if telling.growth is not None:  # and every Alhambra growing, turn by turn
                 try:
-                    growth = await self.service.growth(game.id)
-                    files.append(await growth_file(growth, player_names(locale, game), locale))
+                    growth = await growth_file(telling.growth, player_names(locale, game), locale)
+                    files.append(growth)
                 except Exception:  # a nicety: it never holds the results back
                     log.exception("the growth animation of game %s failed", game.id)
             told = await channel.send(
@@ -108,14 +94,16 @@ class ChannelAnnouncer:
                 **extra,
             )
             intro = None
-        if state.is_over or computer_next:  # nobody may act on the old one meanwhile
-            await self.service.forget_message(game.id, "turn")
-        else:
-            ping = next_player is None or next_player.user_id is None
-            if next_player is not None and next_player.user_id is not None:
-                notice = await notice_for(self.service, game.id, next_player.user_id)
-                ping = notice.mention
-            message = await turn_message(game, state, locale, intro=intro or None, ping=ping)
+        if not (telling.over or telling.computer_next):
+            upcoming = result.told.next
+            message = await turn_message(
+                game,
+                public,
+                upcoming.view if upcoming is not None else None,
+                locale,
+                intro=intro or None,
+                ping=telling.ping,
+            )
             sent = await channel.send(
                 message.content,
                 embed=message.embed,
@@ -123,28 +111,15 @@ class ChannelAnnouncer:
                 view=message.view,
                 allowed_mentions=message.allowed_mentions,
             )
-            await self.service.remember_message(game.id, "turn", game.channel_id, sent.id)
+            shown = (game.channel_id, sent.id)
             told = sent
         if previous is not None:  # cosmetic, and Discord may retry it for seconds: background
             self._spawn(retire(self.client, previous))
         # the game's followers read what the channel was just told, each in their DMs
-        link = jump_link(game.guild_id, game.channel_id, told.id)
-        self._spawn(tell_followers(self.client, self.service, game, turns, state, link))
-
-    async def _untold(self, result: ActResult) -> list[LoggedTurn]:
-        """The turns to tell now: the one that just ended, and any computer players' turns
-        before it that were not told (read from the log only when there can be some)."""
-        game = result.game
-        this = LoggedTurn(
-            result.seat.seat if result.seat.seat is not None else -1,
-            list(result.turn_events),
-            result.end_events,
-            result.version,
-        )
-        if not result.seat.is_computer:
-            return [this]  # a person's turn starts right after the channel was told
-        computers = {s.seat for s in game.seats if s.is_computer and s.seat is not None}
-        return untold((await self.service.log(game.id)).turns(), computers) or [this]
+        if telling.followers:
+            link = jump_link(game.guild_id, game.channel_id, told.id)
+            self._spawn(tell_followers(self.client, game, turns, public, link, telling.followers))
+        return shown
 
     async def notice(
         self, game: GameInfo, locale: str, key: str, *, mention: int | None = None, **params: object

@@ -1,6 +1,6 @@
 """The discord.py application: the composition root of the Discord adapter.
 
-It opens the store and wires the rooms together (service → reminders and turn flow with the
+It opens the store and wires the rooms together (services → reminders and turn flow with the
 Discord announcer and messenger → timer dispatcher with one handler per timer kind), adds the
 `/alhambra` cog and the persistent buttons, and shuts all of it down in order. Nothing imports
 this module but `run.py` and the tests: handlers see the bot as a `context.BaseBot`.
@@ -43,7 +43,7 @@ from ..config import Settings
 from ..core import workers
 from ..core.clock import Clock
 from ..core.records import TimerRow
-from ..core.service import GameService
+from ..core.services import Services
 from ..core.store import Store
 from ..core.workers import Workers
 from ..turns.deadlines import deadline_passed
@@ -63,6 +63,7 @@ from .plan_panel import PlanButton, PlanSelect
 from .plans import PlanCommands
 from .replies import BoardSelect, LogPageButton
 from .results_message import ResultsButton
+from .sight import fill_view_channels
 from .translator import CatalogueTranslator
 from .turn_message import TurnButton
 
@@ -165,13 +166,13 @@ class AlhambraBot(BaseBot):
         workers.install(self.workers)
         await self.observer.start()
         store = await self.open_store()
-        service = GameService(store, clock=self._clock, seed_source=self._seed_source)
-        self._service = service
-        messenger = DiscordMessenger(self, service)
-        reminders = Reminders(service, messenger, spawn=self.spawn)
-        announcer = ChannelAnnouncer(self, service, self.spawn)
+        services = Services.build(store, clock=self._clock, seed_source=self._seed_source)
+        self._services = services
+        messenger = DiscordMessenger(self)
+        reminders = Reminders(services, messenger, spawn=self.spawn)
+        announcer = ChannelAnnouncer(self, self.spawn)
         flow = TurnFlow(
-            service,
+            services,
             announcer,
             spawn=self.spawn,
             reminders=reminders,
@@ -184,7 +185,7 @@ class AlhambraBot(BaseBot):
             await deadline_passed(flow, timer)
 
         self.timers = TimerDispatcher(
-            service,
+            services,
             {
                 "reminder": reminders.remind,
                 "deadline": deadline,
@@ -215,15 +216,28 @@ class AlhambraBot(BaseBot):
 
     async def on_ready(self) -> None:
         self.spawn(self._resume_computers())
+        self.spawn(self._fill_view_channels())
+
+    async def _fill_view_channels(self) -> None:
+        """Games stored before their view channel was get it now (`sight.fill_view_channels`),
+        those of this process's servers, so the archive and the counts show them to whoever may
+        see them."""
+        filled = await fill_view_channels(self, self.services, self.owns_guild)
+        if filled:
+            log.info("recorded the view channel of %d earlier games", filled)
 
     async def _resume_computers(self) -> None:
         """Computer players whose turn came while the bot was down play it now, and a turn left
         waiting for a confirmation its player never wants to give is ended."""
         await self.flow.sweep_computers(
-            await self._own_games(await self.service.games_waiting_on_computers())
+            await self._own_games(await self.services.schedule.games_waiting_on_computers())
         )
-        for game_id in await self._own_games(await self.service.games_waiting_on_humans()):
-            await self.flow.finish_automatic_turn(game_id, await self.service.game_locale(game_id))
+        for game_id in await self._own_games(
+            await self.services.schedule.games_waiting_on_humans()
+        ):
+            await self.flow.finish_automatic_turn(
+                game_id, await self.services.people.game_locale(game_id)
+            )
 
     async def _sweep(self) -> None:
         """Every minute: every game of this process waiting on a computer player that nothing
@@ -233,7 +247,7 @@ class AlhambraBot(BaseBot):
         while not self.is_closed():
             await asyncio.sleep(self.sweep_every_s)
             try:
-                waiting = await self.service.games_waiting_on_computers()
+                waiting = await self.services.schedule.games_waiting_on_computers()
                 started = await self.flow.sweep_computers(await self._own_games(waiting))
                 armed = await self.reminders.recover()
             except Exception:
@@ -246,7 +260,9 @@ class AlhambraBot(BaseBot):
 
     async def _own_games(self, game_ids: list[int]) -> list[int]:
         """The games of servers on this process's shards (each cluster resumes its own)."""
-        return [g for g in game_ids if self.owns_guild((await self.service.game(g)).guild_id)]
+        return [
+            g for g in game_ids if self.owns_guild((await self.services.lobby.game(g)).guild_id)
+        ]
 
     async def close(self) -> None:
         """Stop everything once, however many times it is asked: a signal handler and the
@@ -348,7 +364,7 @@ class ShardedAlhambraBot(AlhambraBot, commands.AutoShardedBot):
         # a name per attempt, so a lease this process still holds is never merely renewed
         owner = f"{self.lease_owner}:shard{shard}:{next(self._identifies)}"
         try:
-            waited = await identify_slot(self.service, bucket, owner, stop=self.is_closed)
+            waited = await identify_slot(self.services, bucket, owner, stop=self.is_closed)
         except Exception as exc:
             if self.is_closed():
                 return False
@@ -380,7 +396,7 @@ def build_bot(settings: Settings, **kwargs: Any) -> AlhambraBot:
 
 
 async def identify_slot(
-    service: GameService,
+    services: Services,
     bucket: int,
     owner: str,
     *,
@@ -395,7 +411,8 @@ async def identify_slot(
     started = loop.time()
     name = f"identify:{bucket}"
     while not (
-        await service.lease_holder(name) is None and await service.take_lease(name, owner, spacing)
+        await services.schedule.lease_holder(name) is None
+        and await services.schedule.take_lease(name, owner, spacing)
     ):
         if stop():
             return None
@@ -429,23 +446,23 @@ async def sync_commands(bot: AlhambraBot, *, force: bool = False) -> bool:
     where = f"to guild {guild.id}" if guild else "globally"
     if force:
         await bot.tree.sync(guild=guild)
-        await bot.service.set_meta(key, digest)
+        await bot.services.people.set_meta(key, digest)
         log.info("synced %d commands %s", len(payload), where)
         return True
-    if await bot.service.meta(key) == digest:
+    if await bot.services.people.meta(key) == digest:
         log.info("commands unchanged since the last sync: not syncing")
         return False
-    if not await bot.service.take_lease(SYNC_LEASE, bot.lease_owner, SYNC_LEASE_S):
-        holder = await bot.service.lease_holder(SYNC_LEASE)
+    if not await bot.services.schedule.take_lease(SYNC_LEASE, bot.lease_owner, SYNC_LEASE_S):
+        holder = await bot.services.schedule.lease_holder(SYNC_LEASE)
         log.info("%s is syncing the commands: not syncing", holder or "another process")
         return False
     try:
-        if await bot.service.meta(key) == digest:
+        if await bot.services.people.meta(key) == digest:
             log.info("commands synced by another process meanwhile: not syncing")
             return False
         await bot.tree.sync(guild=guild)
-        await bot.service.set_meta(key, digest)
+        await bot.services.people.set_meta(key, digest)
     finally:
-        await bot.service.drop_lease(SYNC_LEASE, bot.lease_owner)
+        await bot.services.schedule.drop_lease(SYNC_LEASE, bot.lease_owner)
     log.info("synced %d commands %s", len(payload), where)
     return True

@@ -32,13 +32,13 @@ import discord
 from discord.ext import commands
 
 from ..config import Settings
-from ..core import logs
 from ..core.errors import GuildOnly, NoGameHere, ServiceError
 from ..core.records import GameInfo
 from ..core.results import ViewResult
-from ..core.service import GameService
+from ..core.services import Services
+from ..ops import logs
 from ..text import i18n
-from ..text.present import error_text
+from ..text.present import bounded, error_text
 from ..turns.flow import TurnFlow
 from ..turns.reminders import Reminders
 from ..turns.timers import TimerDispatcher
@@ -52,7 +52,7 @@ class BaseBot(commands.Bot):
     settings: Settings
     #: reminders and turn deadlines, running once the bot is set up
     timers: TimerDispatcher | None
-    _service: GameService | None
+    _services: Services | None
     _flow: TurnFlow | None
     _reminders: Reminders | None
 
@@ -60,7 +60,7 @@ class BaseBot(commands.Bot):
         super().__init__(**options)
         self.settings = settings
         self.timers = None
-        self._service = self._flow = self._reminders = None
+        self._services = self._flow = self._reminders = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._busy = 0
         #: the Discord language last noted per user (`remember_language`)
@@ -71,10 +71,10 @@ class BaseBot(commands.Bot):
         self._quiet.set()
 
     @property
-    def service(self) -> GameService:
-        if self._service is None:
+    def services(self) -> Services:
+        if self._services is None:
             raise RuntimeError("the bot is not set up yet (setup_hook has not run)")
-        return self._service
+        return self._services
 
     @property
     def flow(self) -> TurnFlow:
@@ -125,15 +125,6 @@ class BaseBot(commands.Bot):
                 return
 
 
-#: Discord refuses a message whose text is longer.
-MESSAGE_LIMIT = 2000
-
-
-def bounded(text: str, limit: int = MESSAGE_LIMIT) -> str:
-    """`text` cut to fit a message, with an ellipsis where it was cut."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def _log_failure(task: asyncio.Task[None]) -> None:
     """Background work that failed says so in the log (asyncio would only complain at exit)."""
     if not task.cancelled() and (error := task.exception()) is not None:
@@ -173,7 +164,7 @@ def note_game(interaction: discord.Interaction, game_id: int, version: int | Non
 
 async def current_game(interaction: discord.Interaction) -> GameInfo:
     """The lobby or running game of the interaction's channel (refused outside a server)."""
-    game = await bot_of(interaction).service.game_in_channel(channel_id_of(interaction))
+    game = await bot_of(interaction).services.lobby.game_in_channel(channel_id_of(interaction))
     note_game(interaction, game.id, game.version)
     return game
 
@@ -181,7 +172,7 @@ async def current_game(interaction: discord.Interaction) -> GameInfo:
 async def shown_game(interaction: discord.Interaction) -> GameInfo:
     """The game whose score sheet, log and boards the channel shows: the running one, else the
     last one that finished there (refused outside a server)."""
-    game = await bot_of(interaction).service.game_to_show(channel_id_of(interaction))
+    game = await bot_of(interaction).services.lobby.game_to_show(channel_id_of(interaction))
     note_game(interaction, game.id, game.version)
     return game
 
@@ -198,7 +189,7 @@ def here(interaction: discord.Interaction, game: GameInfo) -> GameInfo:
 
 async def my_view(interaction: discord.Interaction, game_id: int) -> ViewResult:
     """What the interacting user may see of the game of this channel."""
-    result = await bot_of(interaction).service.view(game_id, interaction.user.id)
+    result = await bot_of(interaction).services.play.view(game_id, interaction.user.id)
     here(interaction, result.game)
     return result
 
@@ -288,7 +279,7 @@ async def remember_language(bot: BaseBot, interaction: discord.Interaction) -> N
         user = interaction.user.id
         if bot.noted_locales.get(user) == locale:
             return  # noted already by this process: no database read on every click
-        await bot.service.note_discord_locale(user, locale)
+        await bot.services.people.note_discord_locale(user, locale)
         if len(bot.noted_locales) >= NOTED_LOCALES_MAX:
             bot.noted_locales.clear()
         bot.noted_locales[user] = locale
@@ -311,7 +302,7 @@ async def chosen_language(bot: BaseBot, interaction: discord.Interaction) -> Non
         now = time.monotonic()
         seen = bot.chosen_locales.get(user)
         if seen is None or now - seen[0] > CHOSEN_FOR_S:
-            locale = (await bot.service.settings(user)).locale
+            locale = (await bot.services.people.settings(user)).locale
             if len(bot.chosen_locales) >= NOTED_LOCALES_MAX:
                 bot.chosen_locales.clear()
             bot.chosen_locales[user] = (now, locale)

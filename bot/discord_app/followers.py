@@ -4,31 +4,32 @@ A watcher chooses how: by DM (each time the channel is told about the game, they
 public summary, in their own language, with a button to stop), or in the game's thread (the
 bot adds them to it, and Discord tells them of new messages as it does for any thread they are
 in). Everything a follower gets is what the channel reads: never a hand, never a private panel.
-Who follows is stored (`GameService.follow`); how they are reached is this module's.
+Who follows is stored (`People.follow`); how they are reached is this module's.
 """
 
 from __future__ import annotations
 
 import logging
-import re
-from typing import Literal, cast
+from collections.abc import Sequence
+from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine import Game
+from engine import SeatView
 
-from ..core import metrics
 from ..core.errors import FollowRefused, NoGameHere
 from ..core.records import GameInfo
 from ..core.results import LoggedTurn
-from ..core.service import GameService
+from ..ops import metrics
 from ..text import i18n
-from ..text.present import results_lines, told_lines
-from .context import BaseBot, bot_of, bounded, handling, note_game, reply, user_locale
+from ..text.present import bounded, results_lines, told_lines
+from .components import GameItem
+from .context import BaseBot, bot_of, handling, reply, user_locale
 from .dms import send_dm
 from .markup import button, inert, place_of, public_names
+from .sight import seen_game
 from .translator import T
 
 log = logging.getLogger("alhambra.follow")
@@ -38,8 +39,9 @@ FollowOp = Literal["ask", "dm", "thread", "stop"]
 
 
 class FollowButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"alh:f:(?P<game>\d{1,18}):(?P<op>ask|dm|thread|stop)",
+    GameItem[discord.ui.Button[discord.ui.View]],
+    custom_id="alh:f:{game_id}:{op}",
+    op="ask|dm|thread|stop",
 ):
     """On the lobby and turn messages (`ask`), in the choice it opens (`dm`, `thread`, `stop`)
     and under every DM a follower gets (`stop`). The custom id names the game; who follows is
@@ -49,17 +51,7 @@ class FollowButton(
         self, game_id: int, op: FollowOp, label: str = "…", row: int | None = None
     ) -> None:
         self.game_id, self.op = game_id, op
-        super().__init__(button(f"alh:f:{game_id}:{op}", label, row=row))
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Button[discord.ui.View],
-        match: re.Match[str],
-        /,
-    ) -> FollowButton:
-        return cls(int(match["game"]), cast(FollowOp, match["op"]))
+        super().__init__(button(self.custom_id_for(game_id=game_id, op=op), label, row=row))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with handling(interaction, f"follow:{self.op}"):
@@ -73,15 +65,6 @@ class FollowButton(
 
 def follow_button(game_id: int, locale: str, row: int | None = None) -> FollowButton:
     return FollowButton(game_id, "ask", i18n.t(locale, "button.follow"), row)
-
-
-def of_this_server(interaction: discord.Interaction, game: GameInfo) -> GameInfo:
-    """Anyone in a server may follow its games, from any of its channels; a game of another
-    server (a forged id) is refused as if it did not exist."""
-    if interaction.guild_id is None or game.guild_id != interaction.guild_id:
-        raise NoGameHere(variant="unknown")
-    note_game(interaction, game.id, game.version)
-    return game
 
 
 async def game_thread(client: discord.Client, game: GameInfo) -> discord.Thread | None:
@@ -98,8 +81,8 @@ async def game_thread(client: discord.Client, game: GameInfo) -> discord.Thread 
 async def offer_ways(interaction: discord.Interaction, game_id: int) -> None:
     """The Follow button's answer: the ways to follow this game, only to the one who asked."""
     bot = bot_of(interaction)
-    of_this_server(interaction, await bot.service.game(game_id))
-    game, following = await bot.service.following(game_id, interaction.user.id)
+    await seen_game(interaction, await bot.services.lobby.game(game_id))
+    game, following = await bot.services.people.following(game_id, interaction.user.id)
     locale = user_locale(interaction)
     ui = discord.ui.View(timeout=None)
     ui.add_item(FollowButton(game.id, "dm", i18n.t(locale, "button.follow_dm")))
@@ -113,18 +96,18 @@ async def offer_ways(interaction: discord.Interaction, game_id: int) -> None:
 
 async def start_following(interaction: discord.Interaction, game_id: int, how: str) -> None:
     bot = bot_of(interaction)
-    game = of_this_server(interaction, await bot.service.game(game_id))
+    game = await seen_game(interaction, await bot.services.lobby.game(game_id))
     thread = await game_thread(bot, game) if how == "thread" else None
     if how == "thread" and thread is None:
         raise FollowRefused(variant="not_thread")
-    _, before = await bot.service.following(game.id, interaction.user.id)
-    await bot.service.follow(game.id, interaction.user.id, how)  # checks the way too
+    _, before = await bot.services.people.following(game.id, interaction.user.id)
+    await bot.services.people.follow(game.id, interaction.user.id, how)  # checks the way too
     if thread is not None:
         try:
             await thread.add_user(discord.Object(interaction.user.id))
         except discord.HTTPException:
             log.warning("could not add user %s to thread %s", interaction.user.id, thread.id)
-            await bot.service.unfollow(game.id, interaction.user.id)
+            await bot.services.people.unfollow(game.id, interaction.user.id)
             raise FollowRefused(variant="thread_refused") from None
     elif before == "thread":  # from the thread to DMs: leave the thread the bot put them in
         await _leave_thread(bot, game, interaction.user.id)
@@ -136,10 +119,10 @@ async def stop_following(interaction: discord.Interaction, game_id: int) -> None
     """Stop following: from the game's server or from a follower's DM (whoever presses it stops
     only their own following)."""
     bot = bot_of(interaction)
-    game = await bot.service.game(game_id)
+    game = await bot.services.lobby.game(game_id)
     if interaction.guild_id is not None:
-        of_this_server(interaction, game)
-    how = await bot.service.unfollow(game.id, interaction.user.id)
+        await seen_game(interaction, game)
+    how = await bot.services.people.unfollow(game.id, interaction.user.id)
     if how == "thread":
         await _leave_thread(bot, game, interaction.user.id)
     await reply(interaction, i18n.t(user_locale(interaction), "follow.stopped", game=game.id))
@@ -157,21 +140,17 @@ async def _leave_thread(client: discord.Client, game: GameInfo, user_id: int) ->
 
 async def tell_followers(
     client: discord.Client,
-    service: GameService,
     game: GameInfo,
     turns: list[LoggedTurn],
-    state: Game,
+    public: SeatView,
     link: str,
+    followers: Sequence[tuple[int, str]],
 ) -> None:
     """DM each follower by DM what the channel was just told about these turns (and the
-    results, when the game is over), in their own language: public words only."""
-    followers = [user for user, how in await service.followers(game.id) if how == "dm"]
-    if not followers:
-        return
-    fallback = await service.game_locale(game.id)
+    results, when the game is over), each in their own language (`followers`: user and
+    language): public words only."""
     server, channel = place_of(client, game)
-    for user_id in followers:
-        locale = (await service.settings(user_id)).dm_locale(fallback)
+    for user_id, locale in followers:
         names = public_names(game, locale)
         lines = [
             i18n.t(
@@ -184,9 +163,9 @@ async def tell_followers(
             ),
             *told_lines(locale, names, turns),
         ]
-        if state.is_over:
+        if public.is_over:
             lines += ["", f"**{i18n.t(locale, 'results.title')}**"]
-            lines += results_lines(locale, names, state.view(None))
+            lines += results_lines(locale, names, public)
         ui = discord.ui.View(timeout=None)
         ui.add_item(FollowButton(game.id, "stop", i18n.t(locale, "button.unfollow")))
         delivery = await send_dm(client, user_id, content=bounded("\n".join(lines)), view=ui)
@@ -220,7 +199,7 @@ class FollowCommands(commands.Cog):
                 channel = interaction.channel_id
                 if interaction.guild_id is None or channel is None:
                     raise NoGameHere()
-                game_id = (await self.bot.service.game_to_show(channel)).id
+                game_id = (await self.bot.services.lobby.game_to_show(channel)).id
             else:
                 game_id = game
             if how == "stop":

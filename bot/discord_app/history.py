@@ -1,40 +1,35 @@
 """`/alhambra-history`: what a game leaves behind, in a command of its own.
 
-`/alhambra` holds the play (22 of Discord's 25 subcommands, 3,100 of a command's 4,000
-characters), so looking back gets its own top-level command: `replay` steps through a game turn
+`/alhambra` holds the play (23 of Discord's 25 subcommands), so looking back gets its own
+top-level command: `replay` steps through a game turn
 by turn, the table as it stood after each, `games` lists the server's finished games (or a
 player's, a page of 10 at a time), `review` shows where the strongest computer judgement
 disagreed with a player's moves, and `stats` is a player's record with a picture of it, or
 with `versus` two players' games together (a player may hide their record from others).
-Everything is shown in an answer only the asker sees, so stepping through a replay does not
-fill the channel: the public table, and to a player of the game their own hand as it was
-then (never anyone else's).
+Its words are `text.history`'s. Everything is shown in an answer only the asker sees, so
+stepping through a replay does not fill the channel: the public table, and to a player of the
+game their own hand as it was then (never anyone else's). Only the games the asker could see
+are shown, listed or counted: a game of a channel they cannot view is "no such game" (`sight`).
 """
 
 from __future__ import annotations
-
-import re
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine import Building, GameStarted
-
 from ..core.errors import GameNotStarted, GuildOnly, NoGameHere, NotAPlayer, StatsHidden, VersusSelf
-from ..core.records import GameInfo
-from ..core.results import ArchivedGame, ReplayStep
-from ..core.stats import HeadToHead, PlayerStats
+from ..core.results import ArchivedGame
 from ..text import i18n
-from ..text.present import log_paragraphs, player_names, results_lines, review_lines, start_lines
+from ..text.history import archive_choice, archive_line, replay_text, stats_text, versus_text
+from ..text.present import bounded, player_names, review_lines
 from ..turns import computers
+from .components import GameItem
 from .context import (
     BaseBot,
     acknowledge,
     bot_of,
-    bounded,
     handling,
-    note_game,
     redraw,
     reply,
     selected,
@@ -43,37 +38,11 @@ from .context import (
 )
 from .markup import button, inert
 from .pictures import TABLE_FILE, hand_file, review_file, scores_file, stats_file, table_file
+from .sight import seen_game, sight_of
 from .translator import T
 
 #: games listed by `games`
 ARCHIVE_SIZE = 10
-
-
-def in_this_server(interaction: discord.Interaction, game: GameInfo) -> GameInfo:
-    """Anyone in a server may look back at its games, from any of its channels; a game of
-    another server (a forged id) is refused as if it did not exist."""
-    if interaction.guild_id is None or game.guild_id != interaction.guild_id:
-        raise NoGameHere(variant="unknown")
-    note_game(interaction, game.id, game.version)
-    return game
-
-
-def replay_text(locale: str, step: ReplayStep) -> str:
-    game = step.log.game
-    names = player_names(locale, game)
-    if step.step == 0:
-        head = i18n.t(locale, "replay.title_start", game=game.id, steps=step.steps)
-        started = next(e for e in step.log.setup if isinstance(e, GameStarted))
-        body = "\n".join(start_lines(locale, names, started))
-    else:
-        head = i18n.t(locale, "replay.title", game=game.id, step=step.step, steps=step.steps)
-        body = log_paragraphs(locale, names, step.log)[step.step - 1]
-    standing = ", ".join(f"{rank}. {names[seat]} {score}" for rank, seat, score in step.ranking)
-    text = f"**{head}**\n{body}\n{i18n.t(locale, 'replay.standing', standing=standing)}"
-    if step.step == step.steps and step.view.is_over:  # the end: the results, as they were told
-        title = i18n.t(locale, "results.title")
-        text += "\n\n" + "\n".join([f"**{title}**", *results_lines(locale, names, step.view)])
-    return bounded(text)
 
 
 async def show_replay(
@@ -82,12 +51,12 @@ async def show_replay(
     """A game after its `step`-th turn (the last if None), with buttons to step through it;
     `turn`: a button was pressed, so its message changes."""
     locale = user_locale(interaction)
-    service = bot_of(interaction).service
-    game = in_this_server(interaction, await service.game(game_id))
+    services = bot_of(interaction).services
+    game = await seen_game(interaction, await services.lobby.game(game_id))
     if game.seed is None:
         raise GameNotStarted()
     await acknowledge(interaction, update=turn)  # checked: now the replay and its picture
-    shown = await service.replay(game.id, step, user_id=interaction.user.id)
+    shown = await services.archive.replay(game.id, step, user_id=interaction.user.id)
     pictures = [await table_file(shown.view, player_names(locale, game), locale)]
     embed: discord.Embed | None = None
     if shown.own is not None and shown.seat is not None:  # the asker's own hand, never another's
@@ -125,12 +94,12 @@ async def show_sheet(interaction: discord.Interaction, game_id: int, step: int) 
     """The score sheet of a game of this server as it stood after its `step`-th turn (the
     last round held in detail), as a new private answer beside the replay."""
     locale = user_locale(interaction)
-    service = bot_of(interaction).service
-    game = in_this_server(interaction, await service.game(game_id))
+    services = bot_of(interaction).services
+    game = await seen_game(interaction, await services.lobby.game(game_id))
     if game.seed is None:
         raise GameNotStarted()
     await acknowledge(interaction)
-    shown = await service.replay(game.id, step)
+    shown = await services.archive.replay(game.id, step)
     held = shown.view.scoring_rounds
     sheet = await scores_file(
         shown.view,
@@ -142,24 +111,15 @@ async def show_sheet(interaction: discord.Interaction, game_id: int, step: int) 
 
 
 class SheetButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"alh:rs:(?P<game>\d{1,18}):(?P<step>\d{1,4})",
+    GameItem[discord.ui.Button[discord.ui.View]],
+    custom_id="alh:rs:{game_id}:{step}",
+    step=r"\d{1,4}",
 ):
     """The score sheet at a replay's step, in an answer of its own."""
 
     def __init__(self, game_id: int, step: int, label: str = "…") -> None:
         self.game_id, self.step = game_id, step
-        super().__init__(button(f"alh:rs:{game_id}:{step}", label, row=1))
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Button[discord.ui.View],
-        match: re.Match[str],
-        /,
-    ) -> SheetButton:
-        return cls(int(match["game"]), int(match["step"]))
+        super().__init__(button(self.custom_id_for(game_id=game_id, step=step), label, row=1))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with handling(interaction, "replay:scores"):
@@ -167,8 +127,10 @@ class SheetButton(
 
 
 class ReplayButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"alh:r:(?P<game>\d{1,18}):(?P<step>\d{1,4}):(?P<slot>\d)",
+    GameItem[discord.ui.Button[discord.ui.View]],
+    custom_id="alh:r:{game_id}:{step}:{slot}",
+    step=r"\d{1,4}",
+    slot=r"\d",
 ):
     """Steps a replay to another turn: the custom id names the game and the step (and which of
     the four buttons it is, as Discord wants the ids of a message to differ)."""
@@ -183,17 +145,11 @@ class ReplayButton(
         slot: int = 0,
     ) -> None:
         self.game_id, self.step = game_id, step
-        super().__init__(button(f"alh:r:{game_id}:{step}:{slot}", label, disabled=disabled))
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Button[discord.ui.View],
-        match: re.Match[str],
-        /,
-    ) -> ReplayButton:
-        return cls(int(match["game"]), int(match["step"]), slot=int(match["slot"]))
+        super().__init__(
+            button(
+                self.custom_id_for(game_id=game_id, step=step, slot=slot), label, disabled=disabled
+            )
+        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with handling(interaction, "replay:step"):
@@ -207,11 +163,11 @@ async def show_review(
     finished game of this server: text and a bar chart, only to the asker. Everything in it is
     what the table saw (the actions, and hands the public log shows to everyone)."""
     locale = user_locale(interaction)
-    service = bot_of(interaction).service
+    services = bot_of(interaction).services
     if game_id is None:
         game_id = (await shown_game(interaction)).id
-    game = in_this_server(interaction, await service.game(game_id))
-    await service.finished_log(game.id)  # refused at once for a running game
+    game = await seen_game(interaction, await services.lobby.game(game_id))
+    await services.play.finished_log(game.id)  # refused at once for a running game
     whose = player or interaction.user
     mine = game.seat_of(whose.id)
     if mine is None or mine.seat is None:
@@ -219,27 +175,11 @@ async def show_review(
             raise NotAPlayer()
         raise NotAPlayer(variant="review", name=inert(whose.display_name))
     await acknowledge(interaction)  # the replay and the look-ahead take a second or two
-    done, turns = await computers.review(service, game.id, mine.seat)
+    done, turns = await computers.review(services, game.id, mine.seat)
     name = player_names(locale, game)[mine.seat]
     text = "\n".join(review_lines(locale, game.id, name, done))
     picture = await review_file(done, name, turns, locale)
     await reply(interaction, bounded(text), file=picture)
-
-
-def archive_line(locale: str, entry: ArchivedGame) -> str:
-    game = entry.game
-    names = player_names(locale, game)
-    ended = int(game.ended_at.timestamp()) if game.ended_at else 0
-    result = ", ".join(f"{rank}. {names[seat]} {score}" for rank, seat, score in entry.ranking)
-    return i18n.t(
-        locale,
-        "archive.line",
-        game=game.id,
-        when=f"<t:{ended}:d>",
-        channel=f"<#{game.channel_id}>",
-        result=result,
-        moves=entry.moves,
-    )
 
 
 async def show_archive(
@@ -258,8 +198,12 @@ async def show_archive(
     locale = user_locale(interaction)
     if interaction.guild_id is None:
         raise GuildOnly()
-    page = await bot_of(interaction).service.finished_games(
-        interaction.guild_id, user_id=user_id, limit=ARCHIVE_SIZE, offset=offset
+    page = await bot_of(interaction).services.archive.finished_games(
+        interaction.guild_id,
+        user_id=user_id,
+        limit=ARCHIVE_SIZE,
+        offset=offset,
+        sight=sight_of(interaction),  # only the games of channels the asker can see
     )
     if user_id is None:
         title = i18n.t(locale, "archive.title")
@@ -309,16 +253,10 @@ async def show_archive(
         await reply(interaction, text, view=ui)
 
 
-def archive_choice(locale: str, entry: ArchivedGame) -> str:
-    """A game in the archive's menu: its number and who won."""
-    names = player_names(locale, entry.game)
-    first = ", ".join(names[seat] for rank, seat, _ in entry.ranking if rank == 1)
-    return i18n.t(locale, "archive.choice", game=entry.game.id, winner=first)
-
-
 class OpenGameSelect(
-    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
-    template=r"alh:ag:(?P<offset>0|[1-9]\d{0,6})",
+    GameItem[discord.ui.Select[discord.ui.View]],
+    custom_id="alh:ag:{offset}",
+    offset=r"0|[1-9]\d{0,6}",
 ):
     """Opens one of a page's games: its replay at the end (the results, the score sheet a
     button away), in an answer of its own. The game named is checked to be this server's."""
@@ -331,7 +269,7 @@ class OpenGameSelect(
     ) -> None:
         self.offset = offset
         select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
-            custom_id=f"alh:ag:{offset}",
+            custom_id=self.custom_id_for(offset=offset),
             placeholder=placeholder[:150],
             options=[
                 discord.SelectOption(label=label[:100], value=str(entry.game.id))
@@ -341,16 +279,6 @@ class OpenGameSelect(
             row=2,
         )
         super().__init__(select)
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Select[discord.ui.View],
-        match: re.Match[str],
-        /,
-    ) -> OpenGameSelect:
-        return cls(int(match["offset"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with handling(interaction, "games:open"):
@@ -362,8 +290,10 @@ class OpenGameSelect(
 
 
 class ArchiveButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"alh:a:(?P<offset>0|[1-9]\d{0,6}):(?P<user>0|[1-9]\d{0,18})",
+    GameItem[discord.ui.Button[discord.ui.View]],
+    custom_id="alh:a:{offset}:{user_id}",
+    offset=r"0|[1-9]\d{0,6}",
+    user_id=r"0|[1-9]\d{0,18}",
 ):
     """Turns the archive to another page: the custom id names the page's offset (games
     before it) and whose games are listed (a user id, 0 for the whole server). The server is
@@ -373,17 +303,9 @@ class ArchiveButton(
         self, offset: int, user_id: int, label: str = "…", *, disabled: bool = False
     ) -> None:
         self.offset, self.user_id = offset, user_id
-        super().__init__(button(f"alh:a:{offset}:{user_id}", label, disabled=disabled))
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Button[discord.ui.View],
-        match: re.Match[str],
-        /,
-    ) -> ArchiveButton:
-        return cls(int(match["offset"]), int(match["user"]))
+        super().__init__(
+            button(self.custom_id_for(offset=offset, user_id=user_id), label, disabled=disabled)
+        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with handling(interaction, "games:page"):
@@ -447,7 +369,7 @@ class HistoryCommands(
         async with handling(interaction, "leaderboard"):
             locale = user_locale(interaction)
             assert interaction.guild_id is not None
-            board = await bot_of(interaction).service.leaderboard(interaction.guild_id)
+            board = await bot_of(interaction).services.archive.leaderboard(interaction.guild_id)
             title = f"**{i18n.t(locale, 'leaderboard.title')}**"
             if not board:
                 await reply(interaction, f"{title}\n{i18n.t(locale, 'leaderboard.empty')}")
@@ -483,10 +405,10 @@ class HistoryCommands(
     ) -> None:
         async with handling(interaction, "stats"):
             locale = user_locale(interaction)
-            service = bot_of(interaction).service
+            services = bot_of(interaction).services
             me = interaction.user
             if hide is not None:  # about one's own record only, whoever else was named
-                await service.set_stats_hidden(me.id, hide)
+                await services.people.set_stats_hidden(me.id, hide)
                 await reply(
                     interaction, i18n.t(locale, "stats.hidden_now" if hide else "stats.shown_now")
                 )
@@ -497,12 +419,15 @@ class HistoryCommands(
             if versus is not None:
                 await show_versus(interaction, whose, versus, guild_id)
                 return
-            hidden = await service.stats_hidden(whose.id)
+            hidden = await services.people.stats_hidden(whose.id)
             if hidden and whose.id != me.id:
                 raise StatsHidden(variant="named", name=name)
+            sight = sight_of(interaction)  # only the games the asker could see
             await acknowledge(interaction)  # replaying the games takes a moment
-            record = await service.player_stats(whose.id, guild_id=guild_id)
+            record = await services.archive.player_stats(whose.id, guild_id=guild_id, sight=sight)
             text = stats_text(locale, name, record, everywhere=everywhere)
+            if everywhere and whose.id != me.id:
+                text += f"\n{i18n.t(locale, 'stats.everywhere_seen')}"
             if hidden:
                 text += f"\n{i18n.t(locale, 'stats.is_hidden')}"
             if not record.games:
@@ -518,119 +443,21 @@ async def show_versus(
     other: discord.User | discord.Member,
     guild_id: int | None,
 ) -> None:
-    """`whose` against `other` over their finished games together: refused against oneself,
-    or when either keeps their record hidden and is not the one asking."""
+    """`whose` against `other` over their finished games together (those the asker could
+    see): refused against oneself, or when either keeps their record hidden and is not the one
+    asking."""
     locale = user_locale(interaction)
-    service = bot_of(interaction).service
+    services = bot_of(interaction).services
     if other.id == whose.id:
         raise VersusSelf()
     for person in (whose, other):
-        if person.id != interaction.user.id and await service.stats_hidden(person.id):
+        if person.id != interaction.user.id and await services.people.stats_hidden(person.id):
             raise StatsHidden(variant="named", name=inert(person.display_name))
+    sight = sight_of(interaction)  # only the games the asker could see
     await acknowledge(interaction)  # replaying the games takes a moment
-    record = await service.head_to_head(whose.id, other.id, guild_id=guild_id)
+    record = await services.archive.head_to_head(whose.id, other.id, guild_id=guild_id, sight=sight)
     names = inert(whose.display_name), inert(other.display_name)
-    await reply(interaction, versus_text(locale, *names, record, everywhere=guild_id is None))
-
-
-def _share(part: int, whole: int) -> int:
-    return round(100 * part / whole) if whole else 0
-
-
-def _duration(locale: str, seconds: float) -> str:
-    minutes = max(1, round(seconds / 60))
-    if minutes < 60:
-        return i18n.t(locale, "stats.minutes", count=minutes)
-    return i18n.t(locale, "stats.hours", hours=minutes // 60, minutes=minutes % 60)
-
-
-def stats_text(locale: str, name: str, stats: PlayerStats, *, everywhere: bool) -> str:
-    title = i18n.t(locale, "stats.title_everywhere" if everywhere else "stats.title", name=name)
-    if not stats.games:
-        return f"**{title}**\n{i18n.t(locale, 'stats.none')}"
-    tables = ", ".join(
-        i18n.t(locale, "stats.table", players=n, wins=wins, games=games)
-        for n, (games, wins) in sorted(stats.by_players.items())
-    )
-    rounds = " · ".join(
-        i18n.t(locale, "stats.round", round=r, points=f"{average:.1f}")
-        for r in (1, 2, 3)
-        if (average := stats.average_round(r)) is not None
-    )
-    lines = [
-        f"**{title}**",
-        i18n.t(
-            locale,
-            "stats.games",
-            games=stats.games,
-            wins=stats.wins,
-            share=_share(stats.wins, stats.games),
-        ),
-        i18n.t(locale, "stats.by_players", tables=tables),
-        i18n.t(
-            locale, "stats.points", average=f"{stats.average_points:.1f}", best=max(stats.points)
-        ),
-        i18n.t(locale, "stats.rounds", rounds=rounds),
-        i18n.t(
-            locale,
-            "stats.play",
-            wall=stats.longest_wall,
-            exact=stats.exact_purchases,
-            purchases=stats.purchases,
-            money=stats.money_taken,
-            redesigns=stats.redesigns,
-        ),
-    ]
-    types = " · ".join(
-        i18n.t(
-            locale,
-            "stats.type",
-            building=i18n.t(locale, f"building.{b.label}"),
-            points=f"{stats.average_building(b):.1f}",
-        )
-        for b in Building
-    )
-    lines.append(i18n.t(locale, "stats.types", types=types))
-    median, average = stats.median_turn_seconds, stats.average_turn_seconds
-    if median is not None and average is not None:
-        lines.append(
-            i18n.t(
-                locale,
-                "stats.time",
-                median=_duration(locale, median),
-                average=_duration(locale, average),
-            )
-        )
-    lines.append(i18n.t(locale, "stats.hints", count=stats.hints))
-    return bounded("\n".join(lines))
-
-
-def versus_text(locale: str, name: str, other: str, record: HeadToHead, *, everywhere: bool) -> str:
-    """Two players over their finished games together: how many, who finished ahead how often
-    (and the ties), and each one's average points in those games."""
-    key = "stats.versus_title_everywhere" if everywhere else "stats.versus_title"
-    title = f"**{i18n.t(locale, key, name=name, other=other)}**"
-    if not record.games:
-        return f"{title}\n{i18n.t(locale, 'stats.versus_none')}"
-    lines = [
-        title,
-        i18n.t(locale, "stats.versus_games", count=record.games),
-        i18n.t(
-            locale,
-            "stats.versus_ahead",
-            name=name,
-            other=other,
-            ahead=record.ahead,
-            behind=record.behind,
-            ties=record.ties,
-        ),
-        i18n.t(
-            locale,
-            "stats.versus_points",
-            name=name,
-            other=other,
-            average=f"{record.average_points:.1f}",
-            other_average=f"{record.other_average_points:.1f}",
-        ),
-    ]
-    return bounded("\n".join(lines))
+    text = versus_text(locale, *names, record, everywhere=guild_id is None)
+    if guild_id is None and interaction.user.id not in (whose.id, other.id):
+        text += f"\n{i18n.t(locale, 'stats.everywhere_seen')}"
+    await reply(interaction, bounded(text))

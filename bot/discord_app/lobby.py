@@ -28,13 +28,12 @@ from ..core.records import (
     GameInfo,
     VacationPolicy,
 )
-from ..core.service import check_new_game, clean_name
+from ..core.services import check_new_game, clean_name
 from ..text import i18n
-from ..text.present import leaders_line, player_name, player_names, points_table
+from ..text.present import bounded, leaders_line, player_name, player_names, points_table
 from .context import (
     BaseBot,
     acknowledge,
-    bounded,
     channel_id_of,
     channel_locale,
     current_game,
@@ -46,6 +45,7 @@ from .context import (
 from .lobby_message import announce_start, lobby_embed, lobby_view, refresh_lobby
 from .markup import inert, jump_link, public_names
 from .pictures import POINTS_FILE, points_file, table_file
+from .sight import view_channel
 from .translator import T
 
 log = logging.getLogger("alhambra.lobby")
@@ -214,7 +214,7 @@ class LobbyCommands(commands.Cog):
                 )
             else:
                 game = await self._lobby_in(interaction, home, holes, max_players, rules, rated)
-            await self.bot.service.set_game_locale(game.id, locale)
+            await self.bot.services.people.set_game_locale(game.id, locale)
             if home is not None:
                 link = jump_link(interaction.guild_id, home.id)
                 text = i18n.t(user_locale(interaction), "thread.opened", link=link)
@@ -233,8 +233,15 @@ class LobbyCommands(commands.Cog):
         rules: DeadlineRules,
         rated: bool,
     ) -> GameInfo:
-        game = await self.bot.service.create_game(
+        # who may look back at the game from elsewhere: who may view the command's channel,
+        # the parent of the game's new thread; or, for a game where the command was used, who
+        # may view that channel (a public thread's parent: `view_channel`)
+        view = interaction.channel_id
+        if channel_id == interaction.channel_id and interaction.channel is not None:
+            view = view_channel(interaction.channel)
+        game = await self.bot.services.lobby.create_game(
             channel_id=channel_id,
+            view_channel_id=view,
             guild_id=interaction.guild_id,
             host_id=interaction.user.id,
             host_name=interaction.user.display_name,
@@ -273,7 +280,7 @@ class LobbyCommands(commands.Cog):
         else:
             await interaction.response.send_message(embed=embed, view=view, allowed_mentions=quiet)
             message = await interaction.original_response()
-        await self.bot.service.remember_message(game.id, "lobby", channel_id, message.id)
+        await self.bot.services.people.remember_message(game.id, "lobby", channel_id, message.id)
         return game
 
     async def _lobby_in(
@@ -302,12 +309,12 @@ class LobbyCommands(commands.Cog):
             )
         except discord.HTTPException:
             try:
-                await self.bot.service.abandon(game.id, interaction.user.id)
+                await self.bot.services.lobby.abandon(game.id, interaction.user.id)
             except Exception:
                 log.exception("could not close game %s after its lobby failed", game.id)
             await take_back(interaction, home)
             raise
-        await self.bot.service.remember_message(game.id, "lobby", home.id, message.id)
+        await self.bot.services.people.remember_message(game.id, "lobby", home.id, message.id)
         return game
 
     @app_commands.command(name=T("cmd.join.name"), description=T("cmd.join.description"))
@@ -315,7 +322,7 @@ class LobbyCommands(commands.Cog):
         async with handling(interaction, "join"):
             game = await current_game(interaction)
             user = interaction.user
-            game = await self.bot.service.join(game.id, user.id, user.display_name)
+            game = await self.bot.services.lobby.join(game.id, user.id, user.display_name)
             await reply(interaction, i18n.t(user_locale(interaction), "reply.joined"))
             await refresh_lobby(self.bot, game, channel_locale(interaction))
 
@@ -323,7 +330,7 @@ class LobbyCommands(commands.Cog):
     async def leave(self, interaction: discord.Interaction) -> None:
         async with handling(interaction, "leave"):
             game = await current_game(interaction)
-            game = await self.bot.service.leave(game.id, interaction.user.id)
+            game = await self.bot.services.lobby.leave(game.id, interaction.user.id)
             closed = game.status != "lobby"
             key = "reply.left_closed" if closed else "reply.left"
             await reply(interaction, i18n.t(user_locale(interaction), key))
@@ -342,7 +349,7 @@ class LobbyCommands(commands.Cog):
     async def add_bot(self, interaction: discord.Interaction, level: str = "easy") -> None:
         async with handling(interaction, "add-bot"):
             game = await current_game(interaction)
-            game = await self.bot.service.add_computer(game.id, interaction.user.id, level)
+            game = await self.bot.services.lobby.add_computer(game.id, interaction.user.id, level)
             locale = channel_locale(interaction)
             added = player_name(locale, game.seats[-1])
             await interaction.response.send_message(
@@ -355,7 +362,7 @@ class LobbyCommands(commands.Cog):
     async def start(self, interaction: discord.Interaction) -> None:
         async with handling(interaction, "start"):
             game = await current_game(interaction)
-            result = await self.bot.service.start(game.id, interaction.user.id)
+            result = await self.bot.services.lobby.start(game.id, interaction.user.id)
             await interaction.response.defer(thinking=True)
             await refresh_lobby(self.bot, result.game, channel_locale(interaction), "lobby.started")
             await announce_start(interaction, result)
@@ -370,10 +377,10 @@ class LobbyCommands(commands.Cog):
                 await reply(interaction, i18n.t(locale, "status.none"))
                 return
             if game.status == "lobby":
-                rules = await self.bot.service.deadline_rules(game.id)
+                rules = await self.bot.services.schedule.deadline_rules(game.id)
                 await reply(interaction, embed=lobby_embed(game, locale, rules))
                 return
-            result = await self.bot.service.view(game.id, interaction.user.id)
+            result = await self.bot.services.play.view(game.id, interaction.user.id)
             await interaction.response.defer(ephemeral=True, thinking=True)
             names = player_names(locale, game)
             view = result.view
@@ -397,10 +404,13 @@ class LobbyCommands(commands.Cog):
             game = await current_game(interaction)
             manager = bool(interaction.permissions and interaction.permissions.manage_guild)
             was_lobby = game.status == "lobby"
-            game = await self.bot.service.abandon(game.id, interaction.user.id, is_manager=manager)
+            game = await self.bot.services.lobby.abandon(
+                game.id, interaction.user.id, is_manager=manager
+            )
             locale = channel_locale(interaction)
-            forfeited = game.rated and interaction.user.id in await self.bot.service.forfeits(
-                game.id
+            forfeited = (
+                game.rated
+                and interaction.user.id in await self.bot.services.archive.forfeits(game.id)
             )
             said = "reply.abandoned_rated" if forfeited else "reply.abandoned"
             await interaction.response.send_message(

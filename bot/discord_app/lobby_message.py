@@ -8,8 +8,7 @@ was drawn for, so they keep working after a restart without any view kept in mem
 from __future__ import annotations
 
 import logging
-import re
-from typing import Literal, cast
+from typing import Literal
 
 import discord
 
@@ -20,6 +19,7 @@ from ..core.results import StartResult
 from ..text import i18n
 from ..text.present import computer_name, level_name, start_lines
 from ..turns.reminders import notice_for
+from .components import GameItem
 from .context import BaseBot, bot_of, channel_locale, handling, here
 from .followers import follow_button
 from .markup import public_names
@@ -96,8 +96,9 @@ def closed_embed(game: GameInfo, locale: str, key: str) -> discord.Embed:
 
 
 class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"alh:lobby:(?P<game>\d{1,18}):(?P<version>\d{1,18}):(?P<op>join|leave|start)",
+    GameItem[discord.ui.Button[discord.ui.View]],
+    custom_id="alh:lobby:{game_id}:{version}:{op}",
+    op="join|leave|start",
 ):
     """One lobby button; what it does is `lobby_button_clicked`."""
 
@@ -113,20 +114,9 @@ class LobbyButton(
             discord.ui.Button(
                 label=label or op.title(),
                 style=self.STYLES[op],
-                custom_id=f"alh:lobby:{game_id}:{version}:{op}",
+                custom_id=self.custom_id_for(game_id=game_id, version=version, op=op),
             )
         )
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Button[discord.ui.View],
-        match: re.Match[str],
-        /,
-    ) -> LobbyButton:
-        # the template admits only the three operations
-        return cls(int(match["game"]), int(match["version"]), cast(LobbyOp, match["op"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await lobby_button_clicked(interaction, self.game_id, self.op)
@@ -145,8 +135,8 @@ async def refresh_lobby(
 ) -> None:
     """Redraw the lobby message of a game (after a join or leave by command, a start, an
     abandon). A lobby message someone deleted is simply forgotten."""
-    service = bot.service
-    ref = await service.message_ref(game.id, "lobby")
+    services = bot.services
+    ref = await services.people.message_ref(game.id, "lobby")
     if ref is None:
         return
     channel_id, message_id = ref
@@ -155,11 +145,11 @@ async def refresh_lobby(
         if closed:
             await message.edit(embed=closed_embed(game, locale, closed), view=None)
         else:
-            rules = await service.deadline_rules(game.id)
+            rules = await services.schedule.deadline_rules(game.id)
             embed = lobby_embed(game, locale, rules)
             await message.edit(embed=embed, view=lobby_view(game, locale))
     except discord.NotFound:
-        await service.forget_message(game.id, "lobby")
+        await services.people.forget_message(game.id, "lobby")
     except discord.HTTPException:
         log.warning("could not update the lobby message of game %s", game.id)
 
@@ -174,8 +164,10 @@ async def announce_start(interaction: discord.Interaction, started: StartResult)
     first = game.current_player
     ping = first is not None and first.user_id is not None
     if first is not None and first.user_id is not None:
-        ping = (await notice_for(bot.service, game.id, first.user_id)).mention
-    message = await turn_message(game, started.state, locale, intro=intro, ping=ping)
+        ping = (await notice_for(bot.services, game.id, first.user_id)).mention
+    message = await turn_message(
+        game, started.public, started.first, locale, intro=intro, ping=ping
+    )
     try:
         sent = await interaction.followup.send(
             message.content,
@@ -186,7 +178,7 @@ async def announce_start(interaction: discord.Interaction, started: StartResult)
             wait=True,
         )
         if message.for_person:  # a computer opening the game is told in the next turn message
-            await bot.service.remember_message(game.id, "turn", sent.channel.id, sent.id)
+            await bot.services.people.remember_message(game.id, "turn", sent.channel.id, sent.id)
     except discord.HTTPException:  # the game has started all the same: it must not stall
         log.exception("could not post the first turn message of game %s", game.id)
     await bot.flow.game_started(game.id, locale)
@@ -194,23 +186,23 @@ async def announce_start(interaction: discord.Interaction, started: StartResult)
 
 async def lobby_button_clicked(interaction: discord.Interaction, game_id: int, op: LobbyOp) -> None:
     async with handling(interaction, f"lobby:{op}"):
-        service = bot_of(interaction).service
-        here(interaction, await service.game(game_id))
+        services = bot_of(interaction).services
+        here(interaction, await services.lobby.game(game_id))
         locale = channel_locale(interaction)
         user = interaction.user
         if op == "join":
-            game = await service.join(game_id, user.id, user.display_name)
+            game = await services.lobby.join(game_id, user.id, user.display_name)
         elif op == "leave":
-            game = await service.leave(game_id, user.id)
+            game = await services.lobby.leave(game_id, user.id)
         else:
-            started = await service.start(game_id, user.id)
+            started = await services.lobby.start(game_id, user.id)
             await interaction.response.edit_message(
                 embed=closed_embed(started.game, locale, "lobby.started"), view=None
             )
             await announce_start(interaction, started)
             return
         if game.status == "lobby":
-            rules = await service.deadline_rules(game_id)
+            rules = await services.schedule.deadline_rules(game_id)
             await interaction.response.edit_message(
                 embed=lobby_embed(game, locale, rules), view=lobby_view(game, locale)
             )

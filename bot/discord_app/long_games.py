@@ -68,8 +68,8 @@ async def save_settings(
     locale = user_locale(interaction)
     user_id = interaction.user.id
     bot = bot_of(interaction)
-    service = bot.service
-    current = await service.notify_settings(user_id)
+    services = bot.services
+    current = await services.people.notify_settings(user_id)
     changes: dict[str, Any] = {}
     if first_reminder is not None:
         changes["first_reminder_s"] = first_reminder * HOUR
@@ -95,7 +95,7 @@ async def save_settings(
                 ) from None
         changes["time_zone"] = zone
     if vacation_until is not None:
-        now = service.clock.now()
+        now = services.clock.now()
         settings = NotifySettings(user_id, time_zone=zone)
         try:
             away = parse_vacation_end(vacation_until, settings, now=now)
@@ -115,7 +115,7 @@ async def save_settings(
         chosen["locale"] = None if language == FOLLOW_DISCORD else language
     if undo_window is not None and auto_end_turn is None:
         auto_end_turn = True  # choosing a window is choosing that the turn ends by itself
-    saved = await service.update_settings(
+    saved = await services.people.update_settings(
         user_id,
         auto_end_turn=auto_end_turn,
         dm_on_turn=dms,
@@ -125,8 +125,8 @@ async def save_settings(
         **chosen,
     )
     if changes or dms is not None:
-        prefs = await service.update_notify_settings(user_id, **changes)
-        for waiting in await service.games_waiting_on(user_id):
+        prefs = await services.people.update_notify_settings(user_id, **changes)
+        for waiting in await services.people.games_waiting_on(user_id):
             await bot.reminders.schedule_turn(waiting.game.id)
     else:
         prefs = current
@@ -135,7 +135,7 @@ async def save_settings(
         locale = user_locale(interaction)
     default_window = int(bot.flow.undo_window.total_seconds())
     text = settings_text(locale, saved, prefs, default_window)
-    return text + "\n" + language_text(locale, await service.settings(user_id))
+    return text + "\n" + language_text(locale, await services.people.settings(user_id))
 
 
 #: The `language` choice that goes back to the language of the user's Discord client.
@@ -257,7 +257,7 @@ class AsyncCommands(commands.Cog):
     async def mygames(self, interaction: discord.Interaction) -> None:
         async with handling(interaction, "mygames"):
             locale = user_locale(interaction)
-            mine = await self.bot.service.my_games(interaction.user.id)
+            mine = await self.bot.services.people.my_games(interaction.user.id)
             waiting = [g for g in mine if g.waiting]
             lines = [
                 f"**{i18n.t(locale, 'mygames.waiting', count=len(waiting))}**"
@@ -287,7 +287,7 @@ class AsyncCommands(commands.Cog):
 
     async def _waiting_line(self, locale: str, game: GameInfo) -> str:
         server, channel = place_of(self.bot, game)
-        timers = await self.bot.service.timers_of(game.id)
+        timers = await self.bot.services.schedule.timers_of(game.id)
         due = next((t.due_at for t in timers if t.kind == "deadline"), None)
         since: datetime = game.turn_started_at or game.updated_at
         text = i18n.t(
@@ -296,7 +296,7 @@ class AsyncCommands(commands.Cog):
             server=server,
             channel=channel,
             since=stamp(since),
-            link=await turn_link(self.bot.service, game),
+            link=turn_link(game, await self.bot.services.people.message_ref(game.id, "turn")),
         )
         if due is not None:
             text += " " + i18n.t(locale, "mygames.deadline", when=stamp(due))
@@ -327,11 +327,11 @@ class AsyncCommands(commands.Cog):
                 seat = next((s for s, n in enumerate(names) if n.lower() == wanted), None)
                 if seat is None:
                     raise BadSetting(i18n.t(mine, "error.unknown_player", name=echo(player)))
-            outcome = await self.bot.service.vote(game.id, interaction.user.id, motion, seat)
+            outcome = await self.bot.services.play.vote(game.id, interaction.user.id, motion, seat)
             locale = channel_locale(interaction)
             voter = inert(interaction.user.display_name)
             quiet = discord.AllowedMentions.none()
-            # abandoning a rated game needs every player (`service.votes_needed`): say so
+            # abandoning a rated game needs every player (`services.votes_needed`): say so
             rated_abandon = outcome.target is None and outcome.game.rated
             if outcome.passed and outcome.target is None:
                 said = "vote.abandoned_rated" if rated_abandon else "vote.abandoned"
@@ -379,8 +379,8 @@ class AsyncCommands(commands.Cog):
         ][:25]
 
     async def _retire_turn_message(self, game_id: int) -> None:
-        ref = await self.bot.service.message_ref(game_id, "turn")
+        ref = await self.bot.services.people.message_ref(game_id, "turn")
         if ref is None:
             return
-        await self.bot.service.forget_message(game_id, "turn")
+        await self.bot.services.people.forget_message(game_id, "turn")
         await retire(self.bot, ref)

@@ -8,7 +8,6 @@ from datetime import datetime
 import discord
 
 from ..core.records import GameInfo
-from ..core.service import GameService
 from ..text.present import player_name, player_names
 
 
@@ -22,12 +21,12 @@ def jump_link(guild_id: int | None, channel_id: int, message_id: int | None = No
     return f"https://discord.com/channels/{where}" + (f"/{message_id}" if message_id else "")
 
 
-async def turn_link(service: GameService, game: GameInfo) -> str:
-    """A link to the game's current turn message (its channel if there is none)."""
-    ref = await service.message_ref(game.id, "turn")
-    if ref is None:
+def turn_link(game: GameInfo, shown: tuple[int, int] | None) -> str:
+    """A link to the game's turn message on show (`shown`: channel and message ids), or to its
+    channel if there is none."""
+    if shown is None:
         return jump_link(game.guild_id, game.channel_id)
-    return jump_link(game.guild_id, ref[0], ref[1])
+    return jump_link(game.guild_id, shown[0], shown[1])
 
 
 def place_of(client: discord.Client, game: GameInfo) -> tuple[str, str]:

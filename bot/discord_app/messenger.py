@@ -5,19 +5,18 @@ players who do not accept DMs. When and whether to send is decided in `turns.rem
 from __future__ import annotations
 
 import logging
-from datetime import datetime
 from typing import Any
 
 import discord
 
-from ..core import metrics
 from ..core.plans import PlanReport
-from ..core.records import GameInfo, SeatInfo
-from ..core.service import GameService
+from ..core.records import GameInfo
+from ..ops import metrics
 from ..text import i18n
 from ..text.plans import report_lines
 from ..text.present import money_lines, player_names, since_last_turn
-from ..turns.ports import Delivery
+from ..turns.ports import Delivery, MessageRef
+from ..turns.telling import TurnDm
 from .dms import send_dm
 from .markup import pinging, place_of, stamp, turn_link
 from .pictures import hand_file
@@ -26,43 +25,39 @@ log = logging.getLogger("alhambra.notify")
 
 
 class DiscordMessenger:
-    def __init__(self, client: discord.Client, service: GameService) -> None:
-        self.client = client
-        self.service = service
+    """Sends what `turns` decided to send; it holds no service and reads nothing."""
 
-    async def turn_dm(
-        self, game: GameInfo, player: SeatInfo, locale: str, deadline: datetime | None
-    ) -> Delivery:
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+
+    async def turn_dm(self, dm: TurnDm, turn_message: MessageRef | None) -> Delivery:
         """Where the turn is, its deadline, the player's money (and what each market slot asks
         of it), what happened since their last turn, and their hand: what they plan a turn
         from that the channel does not show them (the table is in the turn message)."""
-        assert player.user_id is not None and player.seat is not None
-        service = self.service
+        game, locale = dm.game, dm.locale
         server, channel = place_of(self.client, game)
-        link = await turn_link(service, game)
+        link = turn_link(game, turn_message)
         lines = [i18n.t(locale, "notify.turn", server=server, channel=channel, link=link)]
-        if deadline is not None:
-            lines.append(i18n.t(locale, "notify.deadline", when=stamp(deadline)))
-        viewed = await service.view(game.id, player.user_id)
-        lines += money_lines(locale, viewed.view, market=not viewed.view.final_placement)
+        if dm.deadline is not None:
+            lines.append(i18n.t(locale, "notify.deadline", when=stamp(dm.deadline)))
+        lines += money_lines(locale, dm.view, market=not dm.view.final_placement)
         names = player_names(locale, game)
-        since = since_last_turn(locale, names, await service.log(game.id), player.seat)
+        since = since_last_turn(locale, names, dm.log, dm.seat) if dm.log is not None else []
         if since:
             lines += ["", f"**{i18n.t(locale, 'notify.since')}**", *since]
         return await self._dm(
-            player.user_id,
+            dm.user_id,
             content="\n".join(lines)[:2000],
-            file=await hand_file(viewed.view, player.name, locale),
+            file=await hand_file(dm.view, dm.name, locale),
         )
 
-    async def reminder(self, user_id: int, games: list[GameInfo]) -> Delivery:
-        settings = await self.service.settings(user_id)
-        locale = settings.dm_locale(await self.service.game_locale(games[0].id))
+    async def reminder(
+        self, user_id: int, locale: str, games: list[tuple[GameInfo, MessageRef | None]]
+    ) -> Delivery:
         lines = [i18n.t(locale, "notify.reminder", count=len(games))]
-        for game in games:
+        for game, shown in games:
             server, channel = place_of(self.client, game)
             since = game.turn_started_at or game.updated_at
-            link = await turn_link(self.service, game)
             lines.append(
                 i18n.t(
                     locale,
@@ -70,14 +65,15 @@ class DiscordMessenger:
                     server=server,
                     channel=channel,
                     since=stamp(since),
-                    link=link,
+                    link=turn_link(game, shown),
                 )
             )
         return await self._dm(user_id, content="\n".join(lines)[:2000])
 
-    async def nudge(self, game: GameInfo, user_id: int) -> bool:
-        locale = await self.service.game_locale(game.id)
-        link = await turn_link(self.service, game)
+    async def nudge(
+        self, game: GameInfo, user_id: int, locale: str, turn_message: MessageRef | None
+    ) -> bool:
+        link = turn_link(game, turn_message)
         text = i18n.t(locale, "notify.nudge", mention=f"<@{user_id}>", link=link)
         try:
             channel = self.client.get_partial_messageable(game.channel_id)
@@ -88,13 +84,26 @@ class DiscordMessenger:
         return True
 
     async def plan_report(
-        self, game: GameInfo, player: SeatInfo, report: PlanReport, locale: str
+        self,
+        game: GameInfo,
+        user_id: int,
+        report: PlanReport,
+        locale: str,
+        turn_message: MessageRef | None,
     ) -> Delivery:
-        assert player.user_id is not None
-        locale = (await self.service.settings(player.user_id)).dm_locale(locale)
         lines = report_lines(locale, game.id, report)
-        lines.append(await turn_link(self.service, game))
-        return await self._dm(player.user_id, content="\n".join(lines)[:2000])
+        lines.append(turn_link(game, turn_message))
+        return await self._dm(user_id, content="\n".join(lines)[:2000])
+
+    async def owner_notice(self, owner_id: int, locale: str, server: str, channel: str) -> Delivery:
+        text = i18n.t(locale, "notify.no_permission", server=server, channel=channel)
+        try:
+            dm = await self.client.create_dm(discord.Object(owner_id))
+            await dm.send(text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.warning("could not tell the owner %s about channel %s", owner_id, channel)
+            return Delivery.FAILED
+        return Delivery.SENT
 
     async def _dm(self, user_id: int, **message: Any) -> Delivery:
         delivery = await send_dm(self.client, user_id, **message)

@@ -1,6 +1,6 @@
 """The bot as an operator sees it: /metrics, /healthz and /readyz on `ALHAMBRA_METRICS_PORT`.
 
-- `/metrics`: Prometheus' text format (`core.metrics`), plus what only the adapter can see,
+- `/metrics`: Prometheus' text format (`ops.metrics`), plus what only the adapter can see,
   sampled here: event-loop lag, gateway latency per shard, open games; and Discord's HTTP 429
   and 5xx answers, counted by an aiohttp trace on discord.py's own session (`http_trace`).
 - `/healthz`: 200 while the database answers and the gateway is connected (every shard, for a
@@ -28,7 +28,7 @@ import discord
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-from ..core import metrics
+from ..ops import metrics
 from .context import BaseBot
 
 log = logging.getLogger("alhambra.observe")
@@ -109,25 +109,25 @@ class Observer:
             for shard, latency in latencies(self.bot):
                 if math.isfinite(latency):
                     metrics.GATEWAY_LATENCY.labels(str(shard)).set(latency)
-            if self.bot._service is not None:
+            if self.bot._services is not None:
                 with contextlib.suppress(Exception):  # a busy database: next time
-                    metrics.OPEN_GAMES.set(await self.bot.service.count_open_games())
+                    metrics.OPEN_GAMES.set(await self.bot.services.schedule.count_open_games())
             await asyncio.sleep(SLOW_EVERY_S)
 
     async def _metrics(self, request: web.Request) -> web.Response:
-        if self.bot._service is not None:
+        if self.bot._services is not None:
             with contextlib.suppress(Exception):
-                metrics.OPEN_GAMES.set(await self.bot.service.count_open_games())
+                metrics.OPEN_GAMES.set(await self.bot.services.schedule.count_open_games())
         body = generate_latest()
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
 
     async def _healthz(self, request: web.Request) -> web.Response:
         problems: dict[str, Any] = {}
-        if self.bot._service is None:
+        if self.bot._services is None:
             problems["database"] = "not open yet"
         else:
             try:
-                await asyncio.wait_for(self.bot.service.count_open_games(), timeout=5)
+                await asyncio.wait_for(self.bot.services.schedule.count_open_games(), timeout=5)
             except Exception as exc:
                 problems["database"] = f"{type(exc).__name__}: {exc}"[:200]
         if self.bot.is_closed() or not self.bot.is_ready():
@@ -143,7 +143,7 @@ class Observer:
 
     async def _readyz(self, request: web.Request) -> web.Response:
         problems: dict[str, Any] = {}
-        if self.bot.timers is None or self.bot._service is None:
+        if self.bot.timers is None or self.bot._services is None:
             problems["setup"] = "not done"
         if not self.bot.is_ready():
             problems["gateway"] = "no READY from Discord yet"

@@ -7,7 +7,6 @@ components keep working after a restart and a click on an outdated panel changes
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 
 import discord
@@ -21,6 +20,7 @@ from ..text import i18n
 from ..text.menus import HINT_FOCUS, Choice, Option, PanelSpec, Tone, build_panel
 from ..text.present import hint_text
 from ..turns import computers
+from .components import GameItem
 from .context import (
     acknowledge,
     bot_of,
@@ -46,8 +46,9 @@ STYLES: dict[Tone, discord.ButtonStyle] = {
 
 
 class PanelButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"alh:b:(?P<game>\d{1,18}):(?P<version>\d{1,18}):(?P<value>[af][a-z0-9~-]{1,40})",
+    GameItem[discord.ui.Button[discord.ui.View]],
+    custom_id="alh:b:{game_id}:{version}:{value}",
+    value=r"[af][a-z0-9~-]{1,40}",
 ):
     def __init__(
         self, game_id: int, version: int, value: str, label: str = "…", tone: Tone = Tone.SECONDARY
@@ -57,27 +58,18 @@ class PanelButton(
             discord.ui.Button(
                 label=label[:80],
                 style=STYLES[tone],
-                custom_id=f"alh:b:{game_id}:{version}:{value}",
+                custom_id=self.custom_id_for(game_id=game_id, version=version, value=value),
             )
         )
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Button[discord.ui.View],
-        match: re.Match[str],
-        /,
-    ) -> PanelButton:
-        return cls(int(match["game"]), int(match["version"]), match["value"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await panel_choice(interaction, self.game_id, self.version, self.value)
 
 
 class PanelSelect(
-    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
-    template=r"alh:s:(?P<game>\d{1,18}):(?P<version>\d{1,18}):(?P<menu>[a-z0-9~-]{1,40})",
+    GameItem[discord.ui.Select[discord.ui.View]],
+    custom_id="alh:s:{game_id}:{version}:{menu}",
+    menu=r"[a-z0-9~-]{1,40}",
 ):
     def __init__(
         self,
@@ -89,7 +81,7 @@ class PanelSelect(
     ) -> None:
         self.game_id, self.version = game_id, version
         select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
-            custom_id=f"alh:s:{game_id}:{version}:{menu}",
+            custom_id=self.custom_id_for(game_id=game_id, version=version, menu=menu),
             placeholder=placeholder[:150],
             options=[
                 discord.SelectOption(
@@ -100,16 +92,6 @@ class PanelSelect(
             or [discord.SelectOption(label="…", value="fmain")],
         )
         super().__init__(select)
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Select[discord.ui.View],
-        match: re.Match[str],
-        /,
-    ) -> PanelSelect:
-        return cls(int(match["game"]), int(match["version"]), match["menu"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = selected(interaction)
@@ -167,7 +149,7 @@ async def _held(interaction: discord.Interaction, game_id: int, view: SeatView) 
     """When the turn on show ends by itself, if it waits for its undo window."""
     if view.phase != "confirm":
         return None
-    return await bot_of(interaction).service.held_until(game_id)
+    return await bot_of(interaction).services.schedule.held_until(game_id)
 
 
 async def open_panel(interaction: discord.Interaction, game_id: int, focus: str) -> None:
@@ -188,11 +170,11 @@ async def show_hint(
     """What `level` (`hard` unless the player asked another) would do for the user now, and
     why: only to them, only at their decision in a running unrated game (refused at once
     otherwise, as a level a hint cannot come from is), and recorded."""
-    service = bot_of(interaction).service
+    services = bot_of(interaction).services
     await my_view(interaction, game_id)  # this channel's game
-    await service.hint_view(game_id, interaction.user.id, level)  # refusals answer at once
+    await services.play.hint_view(game_id, interaction.user.id, level)  # refusals answer at once
     await acknowledge(interaction)  # the level thinks in a worker: up to a second or two
-    given = await computers.hint(service, game_id, interaction.user.id, level)
+    given = await computers.hint(services, game_id, interaction.user.id, level)
     locale = user_locale(interaction)
     await reply(interaction, hint_text(locale, given.advice, given.view, given.used))
 
@@ -242,10 +224,10 @@ async def panel_choice(
 async def _redraw(
     interaction: discord.Interaction, done: ActResult, locale: str, name: str
 ) -> None:
-    state, seat = done.state, done.seat.seat
-    if state.is_over or state.current_seat != seat or done.turn_ended:
+    public, seat = done.public, done.seat.seat
+    if public.is_over or public.current_seat != seat or done.turn_ended:
         ui = None
-        if not state.is_over:  # going away now: the next turn can be planned from here
+        if not public.is_over:  # going away now: the next turn can be planned from here
             ui = discord.ui.View(timeout=None)
             ui.add_item(plan_button(done.game.id, locale))
         await interaction.edit_original_response(
@@ -253,6 +235,6 @@ async def _redraw(
         )
         return
     text, ui, files = await panel_message(
-        done.game, state.view(seat), locale, "main", name, ends=done.ends_at
+        done.game, done.own, locale, "main", name, ends=done.ends_at
     )
     await interaction.edit_original_response(content=text, view=ui, attachments=files)

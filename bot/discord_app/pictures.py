@@ -14,9 +14,10 @@ import render
 from engine import Building, SeatView
 from engine.ai.review import Review
 
-from ..core import metrics, workers
+from ..core import workers
 from ..core.results import Growth
 from ..core.stats import PlayerStats
+from ..ops import metrics
 from ..text import i18n
 from ..text.alt import alhambra_alt, hand_alt, points_alt, scores_alt, stats_alt, table_alt
 from ..text.menus import PanelSpec, panel_picture

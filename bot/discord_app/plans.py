@@ -20,6 +20,7 @@ from engine import TILES, SeatView, minimal_payments
 from ..core.errors import PlanRefused
 from ..core.plans import MAX_RULES, Plan, PlanChange, PlanRule
 from ..text import i18n
+from ..text.plan_menus import MAX_CHOICES, bad_code, read_otherwise, read_place, read_tile
 from ..text.plans import plan_lines
 from ..text.present import (
     CodeError,
@@ -33,8 +34,9 @@ from ..text.present import (
     read_number,
 )
 from .context import BaseBot, bot_of, current_game, handling, reply, user_locale
-from .plan_panel import MAX_CHOICES, Choices, bad_code, read_otherwise, read_place, read_tile
 from .translator import T
+
+Choices = list[app_commands.Choice[str]]
 
 
 @app_commands.guild_only()
@@ -52,14 +54,14 @@ class PlanCommands(
 
     async def _change(self, interaction: discord.Interaction, change: PlanChange | None) -> None:
         """Show the player's plan for the channel's game, after `change` if one is given
-        (applied where the plan is read and written, `GameService.change_plan`)."""
+        (applied where the plan is read and written, `Play.change_plan`)."""
         locale = user_locale(interaction)
-        service = bot_of(interaction).service
+        services = bot_of(interaction).services
         game = await current_game(interaction)
         if change is None:
-            _, plan = await service.plan(game.id, interaction.user.id)
+            _, plan = await services.play.plan(game.id, interaction.user.id)
         else:
-            _, plan = await service.change_plan(game.id, interaction.user.id, change)
+            _, plan = await services.play.change_plan(game.id, interaction.user.id, change)
         await reply(interaction, "\n".join(plan_lines(locale, game.id, plan)))
 
     @app_commands.command(name=T("cmd.plan_show.name"), description=T("cmd.plan_show.description"))
@@ -130,7 +132,7 @@ class PlanCommands(
     async def _view(self, interaction: discord.Interaction) -> SeatView | None:
         try:
             game = await current_game(interaction)
-            viewed, _ = await bot_of(interaction).service.plan(game.id, interaction.user.id)
+            viewed, _ = await bot_of(interaction).services.play.plan(game.id, interaction.user.id)
         except Exception:  # no game here, not a player: nothing to offer
             return None
         return viewed.view

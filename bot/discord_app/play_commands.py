@@ -34,7 +34,7 @@ from engine import (
 
 from ..core.errors import BadCode, InvalidRequest, NoSuchChoice, ServiceError
 from ..core.results import ActResult, ViewResult
-from ..core.service import HINT_LEVELS
+from ..core.services import HINT_LEVELS
 from ..text import i18n
 from ..text.present import (
     CodeError,
@@ -78,13 +78,13 @@ async def _decision(interaction: discord.Interaction) -> tuple[ViewResult, SeatV
 
 async def _command_view(interaction: discord.Interaction) -> ViewResult:
     game = await current_game(interaction)
-    return await bot_of(interaction).service.view(game.id, interaction.user.id)
+    return await bot_of(interaction).services.play.view(game.id, interaction.user.id)
 
 
 async def _shown_view(interaction: discord.Interaction) -> ViewResult:
     """The running game as the user sees it, else the channel's last finished game."""
     game = await shown_game(interaction)
-    return await bot_of(interaction).service.view(game.id, interaction.user.id)
+    return await bot_of(interaction).services.play.view(game.id, interaction.user.id)
 
 
 def _legal(view: SeatView, kind: type[A]) -> list[A]:
@@ -137,7 +137,7 @@ async def _slash_act(
         seat = done.seat.seat
         text, ui, files = await panel_message(
             done.game,
-            done.state.view(seat),
+            done.own,
             locale,
             "main",
             result.game.name_at(seat),
@@ -147,20 +147,19 @@ async def _slash_act(
         return
     if undone is not None:
         # labelled as the undo left the table: a purchase's building is back in the market
-        after = done.state.view(done.seat.seat)
-        text = i18n.t(locale, "reply.undone", action=action_label(locale, undone, after))
+        text = i18n.t(locale, "reply.undone", action=action_label(locale, undone, done.own))
     else:
         text = i18n.t(locale, "reply.done", next=_next_hint(locale, done))
     await interaction.followup.send(text, ephemeral=True)
 
 
 def _next_hint(locale: str, done: ActResult) -> str:
-    state, seat = done.state, done.seat.seat
-    if done.turn_ended or state.is_over or state.current_seat != seat:
+    own, seat = done.own, done.seat.seat
+    if done.turn_ended or own.is_over or own.current_seat != seat:
         return i18n.t(locale, "reply.next.turn_over")
-    if state.phase == "place":
+    if own.phase == "place":
         return i18n.t(locale, "reply.next.place")
-    if state.phase == "confirm":
+    if own.phase == "confirm":
         return i18n.t(locale, "reply.next.confirm")
     return i18n.t(locale, "reply.next.action")
 

@@ -4,17 +4,15 @@ every Alhambra (one at a time, its menu of players lives here), and the game log
 
 from __future__ import annotations
 
-import re
-
 import discord
 
 from ..core.errors import InvalidRequest, NotAPlayer
 from ..text import i18n
-from ..text.present import cards_text, log_paragraphs, pages_of, player_names
+from ..text.present import bounded, cards_text, log_paragraphs, pages_of, player_names
+from .components import GameItem
 from .context import (
     acknowledge,
     bot_of,
-    bounded,
     handling,
     here,
     my_view,
@@ -90,8 +88,8 @@ def board_picker(game_id: int, names: list[str], locale: str) -> discord.ui.View
 
 
 class BoardSelect(
-    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
-    template=r"alh:v:(?P<game>\d{1,18}):board",
+    GameItem[discord.ui.Select[discord.ui.View]],
+    custom_id="alh:v:{game_id}:board",
 ):
     """Anyone may look at any player's Alhambra."""
 
@@ -103,19 +101,11 @@ class BoardSelect(
         ] or [discord.SelectOption(label="…", value="0")]
         super().__init__(
             discord.ui.Select(
-                custom_id=f"alh:v:{game_id}:board", placeholder=hint[:150], options=options
+                custom_id=self.custom_id_for(game_id=game_id),
+                placeholder=hint[:150],
+                options=options,
             )
         )
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Select[discord.ui.View],
-        match: re.Match[str],
-        /,
-    ) -> BoardSelect:
-        return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = selected(interaction)
@@ -139,24 +129,15 @@ async def board_selected(interaction: discord.Interaction, game_id: int, value: 
 
 
 class LogPageButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"alh:l:(?P<game>\d{1,18}):(?P<page>\d{1,4})",
+    GameItem[discord.ui.Button[discord.ui.View]],
+    custom_id="alh:l:{game_id}:{page}",
+    page=r"\d{1,4}",
 ):
     """Turns the log to another page: the custom id names the game and the page (from 1)."""
 
     def __init__(self, game_id: int, page: int, label: str = "…") -> None:
         self.game_id, self.page = game_id, page
-        super().__init__(button(f"alh:l:{game_id}:{page}", label))
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Button[discord.ui.View],
-        match: re.Match[str],
-        /,
-    ) -> LogPageButton:
-        return cls(int(match["game"]), int(match["page"]))
+        super().__init__(button(self.custom_id_for(game_id=game_id, page=page), label))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with handling(interaction, "log:page"):
@@ -169,9 +150,9 @@ async def show_log(
     """A page of the game log (the last one unless `page` says which, from 1; a page past the
     end shows the last). `turn`: a page button was pressed, so its message turns the page."""
     locale = user_locale(interaction)
-    service = bot_of(interaction).service
-    here(interaction, await service.game(game_id))  # before replaying anything
-    game_log = await service.log(game_id)
+    services = bot_of(interaction).services
+    here(interaction, await services.lobby.game(game_id))  # before replaying anything
+    game_log = await services.play.log(game_id)
     pages = pages_of(
         log_paragraphs(locale, player_names(locale, game_log.game), game_log), LOG_PAGE
     )

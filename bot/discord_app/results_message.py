@@ -6,14 +6,14 @@ names the finished game), for anyone in that game's own channel and server.
 
 from __future__ import annotations
 
-import re
-from typing import Literal, cast
+from typing import Literal
 
 import discord
 
 from ..core.errors import InvalidRequest
 from ..core.records import GameInfo
 from ..text import i18n
+from .components import GameItem
 from .context import bot_of, handling, here
 from .replies import show_boards, show_log, show_scores
 
@@ -22,8 +22,9 @@ RESULTS_OPS: tuple[ResultsOp, ...] = ("scores", "log", "boards")
 
 
 class ResultsButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"alh:r:(?P<game>\d{1,18}):(?P<op>scores|log|boards)",
+    GameItem[discord.ui.Button[discord.ui.View]],
+    custom_id="alh:r:{game_id}:{op}",
+    op="scores|log|boards",
 ):
     def __init__(self, game_id: int, op: ResultsOp, label: str | None = None) -> None:
         self.game_id, self.op = game_id, op
@@ -31,20 +32,9 @@ class ResultsButton(
             discord.ui.Button(
                 label=(label or op)[:80],
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"alh:r:{game_id}:{op}",
+                custom_id=self.custom_id_for(game_id=game_id, op=op),
             )
         )
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Button[discord.ui.View],
-        match: re.Match[str],
-        /,
-    ) -> ResultsButton:
-        # the template admits only the three operations
-        return cls(int(match["game"]), cast(ResultsOp, match["op"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await results_button_clicked(interaction, self.game_id, self.op)
@@ -54,7 +44,7 @@ async def results_button_clicked(
     interaction: discord.Interaction, game_id: int, op: ResultsOp
 ) -> None:
     async with handling(interaction, f"results:{op}"):
-        game = here(interaction, await bot_of(interaction).service.game(game_id))
+        game = here(interaction, await bot_of(interaction).services.lobby.game(game_id))
         if game.status != "finished":  # only a game with results has this message
             raise InvalidRequest()
         if op == "scores":

@@ -22,8 +22,8 @@ import aiohttp
 import discord
 
 from ..config import ConfigError, Settings, load_settings
-from ..core import errors_reporting, logs
 from ..core.errors import DatabaseError
+from ..ops import errors_reporting, logs
 from .client import AlhambraBot, build_bot
 
 #: Exit statuses of `python -m bot run` and `sync` (the README lists them).

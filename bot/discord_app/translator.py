@@ -1,7 +1,8 @@
 """discord.py's translator over our catalogue: command names, descriptions and choices.
 
 Every `locale_str` the commands use carries its catalogue key in `extras["key"]`; Discord gets
-the Japanese and Portuguese texts at sync time. English is the default text itself.
+the texts of every language with a Discord client (`text.languages`) at sync time, for exactly
+that language's client locales. English is the default text itself.
 """
 
 from __future__ import annotations
@@ -9,7 +10,10 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from ..text import i18n
+from ..text import i18n, languages
+
+#: Discord's locales the commands are translated for, to the catalogue of each.
+TRANSLATED = languages.translated_discord_locales()
 
 
 def T(key: str) -> app_commands.locale_str:
@@ -25,12 +29,8 @@ class CatalogueTranslator(app_commands.Translator):
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
         key = string.extras.get("key")
-        if not key:
+        # only the exact Discord locales a language names (not e.g. pt-PT for pt-BR)
+        code = TRANSLATED.get(locale.value)
+        if not key or code is None:
             return None
-        loc = i18n.normalise(locale)
-        if loc == i18n.DEFAULT:
-            return None
-        # Only the exact Discord locales we translate for (not e.g. pt-PT for pt-BR).
-        if locale not in (discord.Locale.japanese, discord.Locale.brazil_portuguese):
-            return None
-        return i18n.catalogue(loc).get(key)
+        return i18n.catalogue(code).get(key)

@@ -7,18 +7,18 @@ a button on any message but the game's current turn message answers "no longer c
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from typing import Literal, cast
+from typing import Literal
 
 import discord
 
-from engine import Game, PlaceFromReserve, RemoveToReserve, Swap
+from engine import PlaceFromReserve, RemoveToReserve, SeatView, Swap
 
 from ..core.errors import Outdated
 from ..core.records import GameInfo
 from ..text import i18n
 from ..text.present import leaders_line, player_names, table_lines
+from .components import GameItem
 from .context import acknowledge, bot_of, handling, here, note_game, reply, user_locale
 from .followers import follow_button
 from .markup import mention_of, pinging, public_names
@@ -34,11 +34,9 @@ PLAY_OPS: tuple[TurnOp, ...] = ("take", "buy", "redesign", "place")
 
 
 class TurnButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=(
-        r"alh:t:(?P<game>\d{1,18}):(?P<version>\d{1,18})"
-        r":(?P<op>take|buy|redesign|place|hand|board|log)"
-    ),
+    GameItem[discord.ui.Button[discord.ui.View]],
+    custom_id="alh:t:{game_id}:{version}:{op}",
+    op="take|buy|redesign|place|hand|board|log",
 ):
     STYLES: dict[str, discord.ButtonStyle] = {
         "take": discord.ButtonStyle.primary,
@@ -53,21 +51,10 @@ class TurnButton(
             discord.ui.Button(
                 label=label or op,
                 style=self.STYLES.get(op, discord.ButtonStyle.secondary),
-                custom_id=f"alh:t:{game_id}:{version}:{op}",
+                custom_id=self.custom_id_for(game_id=game_id, version=version, op=op),
                 row=0 if op in PLAY_OPS else 1,
             )
         )
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]  # discord.py's own examples narrow `item`
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Button[discord.ui.View],
-        match: re.Match[str],
-        /,
-    ) -> TurnButton:
-        # the template admits only the known operations
-        return cls(int(match["game"]), int(match["version"]), cast(TurnOp, match["op"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await turn_button_clicked(interaction, self.game_id, self.op)
@@ -80,7 +67,7 @@ async def turn_button_clicked(interaction: discord.Interaction, game_id: int, op
         await acknowledge(interaction)
         bot = bot_of(interaction)
         note_game(interaction, game_id)
-        current = await bot.service.message_ref(game_id, "turn")
+        current = await bot.services.people.message_ref(game_id, "turn")
         if interaction.message is not None and (
             current is None or current[1] != interaction.message.id
         ):
@@ -91,7 +78,7 @@ async def turn_button_clicked(interaction: discord.Interaction, game_id: int, op
         elif op == "hand":
             await show_hand(interaction, game_id)
         elif op == "board":
-            game = here(interaction, await bot.service.game(game_id))
+            game = here(interaction, await bot.services.lobby.game(game_id))
             await reply(
                 interaction,
                 i18n.t(user_locale(interaction), "panel.board"),
@@ -100,19 +87,18 @@ async def turn_button_clicked(interaction: discord.Interaction, game_id: int, op
                 ),
             )
         else:
-            here(interaction, await bot.service.game(game_id))
+            here(interaction, await bot.services.lobby.game(game_id))
             await show_log(interaction, game_id)
 
 
-def turn_ops(state: Game) -> tuple[TurnOp, ...]:
-    """The buttons that apply to the turn beginning in `state`: the final placement only
-    places; a redesign is offered when one is possible (it depends on the Alhambra and the
-    reserve, which everyone sees). Buy stays, as whether one is affordable is private: its
-    panel says why when nothing is."""
-    if state.is_final_placement:
+def turn_ops(public: SeatView, own: SeatView | None) -> tuple[TurnOp, ...]:
+    """The buttons that apply to the turn beginning in `public` (`own`: what its player sees):
+    the final placement only places; a redesign is offered when one is possible (it depends on
+    the Alhambra and the reserve, which everyone sees). Buy stays, as whether one is
+    affordable is private: its panel says why when nothing is."""
+    if public.final_placement:
         return ("place", "hand", "board", "log")
-    seat = state.current_seat
-    kinds = {type(a) for a in state.view(seat).legal} if seat is not None else set()
+    kinds = {type(a) for a in own.legal} if own is not None else set()
     redesign: tuple[TurnOp, ...] = (
         ("redesign",) if kinds & {RemoveToReserve, PlaceFromReserve, Swap} else ()
     )
@@ -145,12 +131,17 @@ class TurnMessage:
 
 
 async def turn_message(
-    game: GameInfo, state: Game, locale: str, *, intro: str | None = None, ping: bool = True
+    game: GameInfo,
+    public: SeatView,
+    own: SeatView | None,
+    locale: str,
+    *,
+    intro: str | None = None,
+    ping: bool = True,
 ) -> TurnMessage:
-    """The message opening the turn of `state`'s current player (drawn as a spectator sees
-    the game). It names them; it pings them only with `ping` (when a mention is how they are
-    told that it is their turn, `turns.reminders.notice_for`)."""
-    public = state.view(None)
+    """The message opening the turn of the current player of `public` (drawn as a spectator
+    sees the game; `own` is what that player sees, for the buttons). It names them; it pings
+    them only with `ping` (when a mention is how they are told that it is their turn)."""
     names = public_names(game, locale)
     seat = public.current_seat
     player = game.at_seat(seat) if seat is not None else None
@@ -171,7 +162,7 @@ async def turn_message(
         content="\n".join(lines)[:2000],
         embed=embed,
         file=await table_file(public, player_names(locale, game), locale),
-        view=turn_buttons(game, locale, turn_ops(state)) if person else discord.ui.View(),
+        view=turn_buttons(game, locale, turn_ops(public, own)) if person else discord.ui.View(),
         allowed_mentions=pinging(
             player.user_id if ping and person and player is not None else None
         ),

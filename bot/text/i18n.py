@@ -31,22 +31,24 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from . import languages
+
 log = logging.getLogger("alhambra.i18n")
 
-DEFAULT = "en"
-SUPPORTED: tuple[str, ...] = ("en", "ja", "pt-BR", "fa")
+DEFAULT = languages.DEFAULT
+#: The catalogues, English first (`languages.LANGUAGES`: one row per language).
+SUPPORTED: tuple[str, ...] = tuple(language.code for language in languages.LANGUAGES)
 #: Each language by its own name, the same for every reader (to be found by those who read it).
-LANGUAGE_NAMES: dict[str, str] = {
-    "en": "English",
-    "ja": "日本語",
-    "pt-BR": "Português (Brasil)",
-    "fa": "فارسی",
-}
+LANGUAGE_NAMES: dict[str, str] = {lang.code: lang.name for lang in languages.LANGUAGES}
 #: Languages written right to left.
-RTL: frozenset[str] = frozenset({"fa"})
+RTL: frozenset[str] = frozenset(
+    lang.code for lang in languages.LANGUAGES if lang.direction == "rtl"
+)
 #: Languages Discord offers no client for: only a user's own choice in their settings selects
 #: them, and then for their replies and panels too, not only their DMs. Never sent to Discord.
-CHOSEN_ONLY: frozenset[str] = frozenset({"fa"})
+CHOSEN_ONLY: frozenset[str] = frozenset(
+    lang.code for lang in languages.LANGUAGES if lang.chosen_only
+)
 
 #: FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE, around each placeholder of an RTL text.
 ISOLATE_START, ISOLATE_END = "\u2068", "\u2069"
@@ -57,16 +59,7 @@ RTL_START = "\u2067"
 MARKS = (ISOLATE_START, ISOLATE_END, RTL_START)
 
 # Discord locales (and loose spellings) that map onto a catalogue.
-_ALIASES = {
-    "en-us": "en",
-    "en-gb": "en",
-    "en": "en",
-    "ja": "ja",
-    "pt-br": "pt-BR",
-    "pt": "pt-BR",
-    "fa": "fa",
-    "fa-ir": "fa",
-}
+_ALIASES = languages.spellings()
 
 
 def normalise(locale: object) -> str:
@@ -98,10 +91,8 @@ def has(key: str) -> bool:
 
 
 #: The plural forms of each language: "one" for a count of exactly one, else "other" (CLDR's
-#: categories; Japanese has only "other"). Brazilian Portuguese says "0 jogos", as English does.
-#: Persian counts with a singular noun ("2 بازی"), so its two forms mostly read alike; it keeps
-#: "one" for a count of one, where a verb may still agree with it.
-_SINGULAR = {"en": True, "pt-BR": True, "ja": False, "fa": True}
+#: categories; a language without a form for one, Japanese, has only "other").
+_SINGULAR = {language.code: language.singular for language in languages.LANGUAGES}
 PLURAL_FORMS: tuple[str, ...] = ("one", "other")
 
 

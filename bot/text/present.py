@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 
 from engine import (
     CARDS,
@@ -578,25 +578,6 @@ def start_lines(locale: str, names: Sequence[str], started: GameStarted) -> list
     return lines
 
 
-def untold(turns: Sequence[LoggedTurn], computers: Collection[int]) -> list[LoggedTurn]:
-    """The finished turns the channel has not been told, the last one included.
-
-    The channel hears about a game when a turn hands the move to a person, holds a scoring
-    round or ends the game; computer players' turns in between are told together with the
-    next of those, so nobody reads a message addressed to a computer. Derived from the log
-    alone, so a retry after a failed post or a restart tells the same turns."""
-    out: list[LoggedTurn] = []
-    for index in range(len(turns) - 1, -1, -1):
-        turn = turns[index]
-        told = any(isinstance(e, ScoringHeld) for e in turn.end) or (
-            index + 1 < len(turns) and turns[index + 1].seat not in computers
-        )
-        if out and told:
-            break
-        out.append(turn)
-    return out[::-1]
-
-
 def told_lines(locale: str, names: Sequence[str], turns: Sequence[LoggedTurn]) -> list[str]:
     """What the channel reads about `turns` (see `untold`): each turn's summary, and a block
     per scoring round; the oldest lines are dropped beyond `SUMMARY_LINES`."""
@@ -793,3 +774,12 @@ def leaders_line(locale: str, names: Sequence[str], view: SeatView) -> str:
     if not parts:
         return ""
     return i18n.t(locale, "leaders.line", round=held.round_no, types=" · ".join(parts))
+
+
+#: Discord refuses a message whose text is longer.
+MESSAGE_LIMIT = 2000
+
+
+def bounded(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """`text` cut to fit a message, with an ellipsis where it was cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"

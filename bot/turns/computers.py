@@ -20,8 +20,9 @@ from engine import Action, Event, Options, SeatView
 from engine.ai import Advice, Player, advise, make_player
 from engine.ai.review import Review, review_game
 
-from ..core import metrics, workers
-from ..core.service import GameService
+from ..core import workers
+from ..core.services import Services
+from ..ops import metrics
 
 
 def player_seed(game_seed: int | None, seat: int) -> int:
@@ -44,14 +45,14 @@ class Decision:
     version: int
 
 
-async def decide(service: GameService, game_id: int, seat: int, level: str) -> Decision | None:
+async def decide(services: Services, game_id: int, seat: int, level: str) -> Decision | None:
     """What a computer player of `level` plays at `seat` now, from that seat's view and the
     public history only; None when it is not that seat's decision."""
-    viewed = await service.seat_view(game_id, seat)
+    viewed = await services.play.seat_view(game_id, seat)
     game = viewed.game
     if game.status != "active" or game.current_seat != seat:
         return None
-    game_log = await service.log(game_id)
+    game_log = await services.play.log(game_id)
     action = await workers.current().run(
         metrics.AI_SECONDS.labels(level).observe,
         choose,
@@ -64,7 +65,7 @@ async def decide(service: GameService, game_id: int, seat: int, level: str) -> D
 
 
 #: The level whose judgement a hint gives unless the player asks another
-#: (`core.service.HINT_LEVELS`).
+#: (`core.services.HINT_LEVELS`).
 HINT_LEVEL = "hard"
 
 
@@ -82,15 +83,15 @@ class Hint:
     used: int
 
 
-async def hint(service: GameService, game_id: int, user_id: int, level: str = HINT_LEVEL) -> Hint:
+async def hint(services: Services, game_id: int, user_id: int, level: str = HINT_LEVEL) -> Hint:
     """What `level` (`hard` unless asked; one of `HINT_LEVELS`) would do for `user_id` now,
     decided exactly as a computer player sitting there would decide (that seat's view and the
     public history only), and recorded. Refused (nothing recorded) unless it is their decision
     in a running unrated game, or if `level` is not a hint's."""
-    viewed = await service.hint_view(game_id, user_id, level)
+    viewed = await services.play.hint_view(game_id, user_id, level)
     game = viewed.game
     assert viewed.seat is not None
-    game_log = await service.log(game_id)
+    game_log = await services.play.log(game_id)
     given = await workers.current().run(
         metrics.AI_SECONDS.labels("hint").observe,
         advice,
@@ -99,14 +100,14 @@ async def hint(service: GameService, game_id: int, user_id: int, level: str = HI
         viewed.view,
         tuple(game_log.public_history),
     )
-    used = await service.record_hint(game_id, game.version, user_id)
+    used = await services.play.record_hint(game_id, game.version, user_id)
     return Hint(given, viewed.view, used)
 
 
-async def review(service: GameService, game_id: int, seat: int) -> tuple[Review, int]:
+async def review(services: Services, game_id: int, seat: int) -> tuple[Review, int]:
     """The review of `seat`'s play in a finished game (`engine.ai.review`), in a worker, and
     the number of turns the game had. Refused unless the game is finished."""
-    game_log = await service.finished_log(game_id)
+    game_log = await services.play.finished_log(game_id)
     game = game_log.game
     assert game.seed is not None
     done = await workers.current().run(

@@ -21,23 +21,25 @@ log = logging.getLogger("alhambra.deadlines")
 
 async def deadline_passed(flow: TurnFlow, timer: TimerRow) -> None:
     """A deadline timer fired: settle the turn per the game's rules and tell the channel."""
-    service, announcer = flow.service, flow.announcer
-    game = await service.game(timer.game_id)
+    services, announcer = flow.services, flow.announcer
+    game = await services.lobby.game(timer.game_id)
     player = still_current(game, timer)
     if player is None or player.user_id is None or player.seat is None:
         return
-    rules = await service.deadline_rules(game.id)
-    prefs = await service.notify_settings(player.user_id)
-    now = service.clock.now()
+    rules = await services.schedule.deadline_rules(game.id)
+    prefs = await services.people.notify_settings(player.user_id)
+    now = services.clock.now()
     if rules.vacation_policy == "pause" and on_vacation(prefs, now) and rules.turn_deadline_s:
         due = deadline_at(now, rules, prefs)  # the deadline counts from their return
         if due is not None:
-            await service.set_turn_timers(game.id, [("deadline", due, player.seat)], ("deadline",))
+            await services.schedule.set_turn_timers(
+                game.id, [("deadline", due, player.seat)], ("deadline",)
+            )
             return
-    locale = await service.game_locale(game.id)
-    streak = await service.record_missed_deadline(game.id, player.seat)
+    locale = await services.people.game_locale(game.id)
+    streak = await services.play.record_missed_deadline(game.id, player.seat)
     if rules.missed_limit is not None and streak >= rules.missed_limit:
-        await service.hand_over(game.id, player.seat, rules.stand_in)
+        await services.play.hand_over(game.id, player.seat, rules.stand_in)
         said = "deadline.handed_over_rated" if game.rated else "deadline.handed_over"
         await announcer.notice(game, locale, said, name=player.name, count=streak)
         flow.drive_computers(game.id, locale)
@@ -54,5 +56,5 @@ async def deadline_passed(flow: TurnFlow, timer: TimerRow) -> None:
     except (*MOVED_ON, IllegalMove) as exc:  # the player moved at the last second: it stands
         log.info("deadline of game %s not applied: %s", game.id, exc.code)
         return
-    # any other failure (a worker down, a full disk) raises: the timer is tried again
-    flow.drive_computers(game.id, locale)
+    # any other failure (a worker down, a full disk) raises: the timer is tried again; the
+    # turn's end lets the computer players move if they are next

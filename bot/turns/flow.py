@@ -12,12 +12,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from datetime import timedelta
-from typing import Any
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import Any, Literal
 
 from engine import Action, EndTurn, Skip
 
-from ..core import logs, metrics
 from ..core.errors import (
     GameOver,
     IllegalMove,
@@ -27,12 +27,14 @@ from ..core.errors import (
     ServiceError,
 )
 from ..core.plans import PlanReport, PlanStep, next_step, skipped_rules
-from ..core.records import TimerRow
-from ..core.results import ActResult
-from ..core.service import GameService
+from ..core.records import GameInfo, TimerRow
+from ..core.results import ActResult, GameLog
+from ..core.services import Services
+from ..ops import logs, metrics
 from .computers import decide
-from .ports import Announcer, Messenger, Spawn, Wake
+from .ports import Announcer, ChannelRefused, Delivery, MessageRef, Messenger, Spawn, Wake
 from .reminders import Reminders
+from .telling import Telling, TurnDm, soonest, tell
 from .timers import retry_delay
 
 log = logging.getLogger("alhambra.turns")
@@ -56,7 +58,7 @@ MOVED_ON = (NotYourTurn, Outdated, GameOver, NoGameHere)
 
 
 class TurnFlow:
-    """Moves and their consequences for the games of one `GameService`.
+    """Moves and their consequences for the games of one `Services` bundle.
 
     `spawn` runs the computer players in the background after a human's move; without it (the
     terminal game) the caller drives them with `computer_step`. `reminders` arms the timers of
@@ -65,7 +67,7 @@ class TurnFlow:
 
     def __init__(
         self,
-        service: GameService,
+        services: Services,
         announcer: Announcer,
         *,
         spawn: Spawn | None = None,
@@ -73,7 +75,7 @@ class TurnFlow:
         messenger: Messenger | None = None,
         undo_window: timedelta = timedelta(0),
     ) -> None:
-        self.service = service
+        self.services = services
         self.announcer = announcer
         self.reminders = reminders
         #: tells a player what their plan did (no messenger: nobody is told)
@@ -88,9 +90,12 @@ class TurnFlow:
         self._computer_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
-        #: turns this process posted whose `announce` timer it could not clear yet (game id to
-        #: version): a retry clears the timer without posting the turn twice
-        self._told: dict[int, int] = {}
+        #: turns this process posted whose note it could not write yet (game id to version and
+        #: the message on show): a retry notes it without posting the turn twice
+        self._posted: dict[int, tuple[int, MessageRef | None]] = {}
+        #: the turn each game is at, as this process last told it (when it started): a turn
+        #: DM waiting in the background is not sent once a later turn was told
+        self._current: dict[int, datetime | None] = {}
 
     async def act(
         self,
@@ -106,29 +111,18 @@ class TurnFlow:
         written with the move), or at once if the window is zero. A finished turn is told in
         `locale` and the computers move."""
         logs.bind(game=game_id, version=version)
-        settings = await self.service.settings(user_id)
-        window = (
-            self.undo_window
-            if settings.undo_window_s is None
-            else timedelta(seconds=settings.undo_window_s)
+        result = await self.services.play.act(
+            game_id, user_id, action, version, undo_window=self.undo_window
         )
-        hold = window if settings.auto_end_turn and window > timedelta(0) else None
-        result = await self.service.act(game_id, user_id, action, version, hold=hold)
         # Saved. From here on nothing may raise: the player must never hear that a move the
         # store accepted failed, and what follows it heals by itself when it fails.
         try:
             if result.ends_at is not None and self.wake is not None:
-                self.wake()
-            if (
-                not result.turn_over
-                and result.state.phase == "confirm"
-                and settings.auto_end_turn
-                and hold is None
-            ):
+                self.wake(result.ends_at)
+            if result.end_now:
                 result = await self._end_at_once(result, user_id)
             if result.turn_over:
                 await self.turn_over(result, locale)
-                self.drive_computers(game_id, locale)
         except Exception:
             log.exception(
                 "game %s: what follows the saved move (version %s) failed", game_id, result.version
@@ -139,7 +133,7 @@ class TurnFlow:
         """End the turn of a player who wants no undo window; if that fails, the move stays
         saved and an `end_turn` timer ends the turn a few seconds later."""
         try:
-            return await self.service.end_turn(result.game.id, user_id, result.version)
+            return await self.services.play.end_turn(result.game.id, user_id, result.version)
         except Exception as exc:
             log.warning(
                 "game %s: ending the turn after version %s failed (%s): trying again shortly",
@@ -148,37 +142,36 @@ class TurnFlow:
                 getattr(exc, "code", type(exc).__name__),
             )
             seat = result.seat.seat
-            due = self.service.clock.now() + END_TURN_RETRY
-            await self.service.set_turn_timers(
+            due = self.services.clock.now() + END_TURN_RETRY
+            await self.services.schedule.set_turn_timers(
                 result.game.id, [("end_turn", due, seat)], kinds=("end_turn",)
             )
             if self.wake is not None:
-                self.wake()
+                self.wake(due)
             return result
 
     async def finish_automatic_turn(self, game_id: int, locale: str) -> ActResult | None:
         """End the current turn if it only waits for a confirmation its player said they never
         want to give: a stop between a move and the automatic end of its turn left it so."""
-        viewed = await self.service.view(game_id, None)
+        viewed = await self.services.play.view(game_id, None)
         player = viewed.game.current_player
         if viewed.view.phase != "confirm" or player is None or player.user_id is None:
             return None
-        if not (await self.service.settings(player.user_id)).auto_end_turn:
+        if not (await self.services.people.settings(player.user_id)).auto_end_turn:
             return None
-        if any(t.kind == "end_turn" for t in await self.service.timers_of(game_id)):
+        if any(t.kind == "end_turn" for t in await self.services.schedule.timers_of(game_id)):
             return None  # its undo window is still open: the timer ends it
         try:
-            result = await self.service.end_turn(game_id, player.user_id, viewed.game.version)
+            result = await self.services.play.end_turn(game_id, player.user_id, viewed.game.version)
         except ServiceError:  # the player (or another process) got there first
             return None
         await self.turn_over(result, locale)
-        self.drive_computers(game_id, locale)
         return result
 
     async def end_held_turn(self, timer: TimerRow) -> None:
         """An `end_turn` timer fired: the player's undo window is over, so their turn ends,
         unless anything happened since (an undo, or the player ended it: the version moved)."""
-        game = await self.service.game(timer.game_id)
+        game = await self.services.lobby.game(timer.game_id)
         player = game.current_player
         if (
             game.status != "active"
@@ -189,74 +182,160 @@ class TurnFlow:
         ):
             return
         try:
-            result = await self.service.end_turn(game.id, player.user_id, game.version)
+            result = await self.services.play.end_turn(game.id, player.user_id, game.version)
         except (*MOVED_ON, IllegalMove) as exc:  # the player got there first, here or elsewhere
             log.info("game %s: the held turn was already moved on (%s)", game.id, exc.code)
             return
         # any other failure (a full disk, a database blip) raises: the timer is tried again
-        locale = await self.service.game_locale(game.id)
+        locale = await self.services.people.game_locale(game.id)
         await self.turn_over(result, locale)
-        self.drive_computers(game.id, locale)
 
-    async def turn_over(self, result: ActResult, locale: str) -> None:
-        """Tell the table about a finished turn, then arm the timers of the next one.
+    async def turn_over(
+        self, result: ActResult, locale: str, *, drive: bool = True, follow_up: bool = True
+    ) -> Telling | None:
+        """Tell the table about a finished turn, then everything that follows it.
 
-        The move is saved before this runs, so what follows it must not depend on the world
-        accepting a message: the move's transaction recorded that this turn must be told (an
-        `announce` timer), which is cleared once the channel was told. An announcement that
-        fails is logged and left to that timer (`deliver` tries again with back-off), and the
-        timers and the computer players go on."""
-        await self._announce(result, locale)
-        player = result.game.current_player
+        What is told and to whom is `telling.tell`'s decision, from the result alone (the move
+        read all it needs); the announcer posts it and says which turn message is on show; one
+        write then notes the turn told, keeps that message and arms the next turn's reminder
+        and deadline; then the next person gets their DM (`follow_up`), or their plan plays
+        (`follow_up`), or the computer players move (`drive`). The move is saved before this
+        runs, so nothing here may raise or wait for the world: its transaction recorded that
+        the turn must be told (an `announce` timer), so a post that fails, or a note that
+        cannot be written, is tried again (`deliver`), and turns left without timers are
+        found by the sweep (`Reminders.recover`)."""
+        game = result.game
         try:
-            planned = (
-                not result.state.is_over
-                and player is not None
-                and player.user_id is not None
-                and player.seat is not None
-                and await self.service.has_plan(result.game.id, player.seat)
+            telling = await self._telling(result, locale)
+        except Exception:  # a fault of ours: the announce timer tells the turn later
+            log.exception(
+                "game %s: could not decide how to tell version %s", game.id, result.version
             )
-        except Exception:  # the plan waits for the player's next turn; they are told as usual
-            log.exception("game %s: could not look for a plan", result.game.id)
-            planned = False
-        if planned:  # its moves are a turn of their own: not in the way of the move that led here
+            if drive:
+                self.drive_computers(game.id, locale)
+            return None
+        message = await self._announce(result, telling, locale)
+        await self._note_told(result, telling, message)
+        self._current[game.id] = game.turn_started_at
+        if follow_up and telling.plan:  # its moves are a turn of their own
             if self._spawn is not None:
                 self._spawn(self._plan_turn(result, locale))
             else:
                 await self._plan_turn(result, locale)
-            return
-        if self.reminders is not None:
-            await self.reminders.turn_started(result.game.id, locale)
+        elif follow_up and telling.dm is not None and self.messenger is not None:
+            shown = message if isinstance(message, tuple) else None
+            if self._spawn is not None:
+                self._spawn(self._turn_dm(telling.dm, shown))
+            else:
+                await self._turn_dm(telling.dm, shown)
+        if drive and telling.computer_next:
+            self.drive_computers(game.id, locale)
+        return telling
 
-    async def _announce(self, result: ActResult, locale: str) -> None:
-        """Tell the channel, then clear the turn's `announce` timer. Never raises: either
-        failure leaves the timer to try again (`deliver`), which does not post twice what
-        this process has already posted."""
-        game_id = result.game.id
-        if self._told.get(game_id, -1) < result.version:
+    async def _telling(self, result: ActResult, locale: str) -> Telling:
+        """`telling.tell` for `result`, with the game's log when a computer player's turns
+        must be told together, and the results' animation frames when the game is over."""
+        told = result.told
+        assert told is not None
+        log_ = None
+        if result.seat.is_computer and told.actions is not None:
+            log_ = await asyncio.to_thread(GameLog.rebuild, result.game, told.actions)
+        telling = tell(result, self.services.clock.now(), locale, log_)
+        if telling.over:
             try:
-                await self.announcer.turn_over(result, locale)
-            except Exception:
-                log.exception(
-                    "could not announce the end of turn of game %s (version %s is saved; "
-                    "it will be announced again)",
-                    game_id,
-                    result.version,
+                telling = replace(
+                    telling, growth=await self.services.archive.growth(result.game.id)
                 )
-                return
-            self._told[game_id] = result.version
+            except Exception:  # a nicety: it never holds the results back
+                log.exception("the growth animation of game %s failed", result.game.id)
+        return telling
+
+    async def _announce(
+        self, result: ActResult, telling: Telling, locale: str
+    ) -> MessageRef | Literal["kept"] | None:
+        """Post what `telling` says; the turn message now on show (None: none), or "kept" when
+        the channel could not be told (left to the `announce` timer). A turn this process
+        already posted, whose note failed, is not posted again."""
+        game_id = result.game.id
+        posted = self._posted.get(game_id)
+        if posted is not None and posted[0] >= result.version:
+            return posted[1]
         try:
-            await self.service.announced(game_id, result.version)
+            shown = await self.announcer.turn_over(result, telling, locale)
+        except ChannelRefused as refused:
+            log.warning("game %s: %s; it will be told again later", game_id, refused)
+            await self._tell_owner(result.game, refused, locale)
+            return "kept"
         except Exception:
             log.exception(
-                "game %s: told the channel about version %s, but could not note it (the note "
-                "is tried again)",
+                "could not announce the end of turn of game %s (version %s is saved; "
+                "it will be announced again)",
                 game_id,
                 result.version,
             )
+            return "kept"
+        self._posted[game_id] = (result.version, shown)
+        return shown
+
+    async def _note_told(
+        self, result: ActResult, telling: Telling, message: MessageRef | Literal["kept"] | None
+    ) -> None:
+        """One write after telling: the turn noted as told with its message on show, and the
+        next turn's reminder and deadline. If it fails, the `announce` timer notes the turn
+        again (without posting it twice) and the sweep arms the timers."""
+        game = result.game
+        timers = telling.timers if self.reminders is not None else ()
+        try:
+            await self.services.schedule.turn_told(
+                game.id,
+                version=result.version,
+                turn_started_at=game.turn_started_at,
+                message=message,
+                timers=timers,
+            )
+        except Exception:
+            log.exception(
+                "game %s: told version %s, but could not note it (the note is tried again)",
+                game.id,
+                result.version,
+            )
             return
-        if self._told.get(game_id) == result.version:
-            del self._told[game_id]
+        if message != "kept" and self._posted.get(game.id, (-1, None))[0] == result.version:
+            del self._posted[game.id]
+        due = soonest(timers)
+        if due is not None and self.wake is not None:
+            self.wake(due)
+
+    async def _turn_dm(self, dm: TurnDm, shown: MessageRef | None) -> None:
+        """The DM opening a person's turn, unless the turn is already over; a refused DM makes
+        a mention in the channel instead. Never raises."""
+        try:
+            if self._current.get(dm.game.id) != dm.game.turn_started_at:
+                return  # a later turn was told meanwhile: this one is over
+            if dm.log is None and dm.actions is not None:
+                dm = replace(dm, log=await asyncio.to_thread(GameLog.rebuild, dm.game, dm.actions))
+            assert self.messenger is not None
+            delivery = await self.messenger.turn_dm(dm, shown)
+            if delivery is Delivery.REFUSED and self.reminders is not None:
+                await self.reminders.dm_refused(dm.game, dm.user_id)
+        except Exception:
+            log.exception("turn DM of game %s failed", dm.game.id)
+
+    async def _tell_owner(self, game: GameInfo, refused: ChannelRefused, locale: str) -> None:
+        """Tell the server's owner, once per channel, that the bot may not post there."""
+        if self.messenger is None or refused.owner_id is None:
+            return
+        key = f"told-owner:{game.channel_id}"
+        try:
+            if await self.services.people.meta(key):
+                return
+            delivery = await self.messenger.owner_notice(
+                refused.owner_id, locale, refused.server, refused.channel
+            )
+            if delivery is Delivery.SENT:
+                await self.services.people.set_meta(key, str(game.id))
+        except Exception:
+            log.exception("game %s: could not tell the server's owner", game.id)
 
     async def _plan_turn(self, result: ActResult, locale: str) -> None:
         if not await self.play_plan(result, locale) and self.reminders is not None:
@@ -271,14 +350,14 @@ class TurnFlow:
         whether it moved; never raises."""
         game = result.game
         player = game.current_player
-        if result.state.is_over or player is None or player.user_id is None:
+        if result.is_over or player is None or player.user_id is None:
             return False
         assert player.seat is not None
         try:
-            plan = await self.service.take_plan(game.id, player.seat)
+            plan = await self.services.play.take_plan(game.id, player.seat)
             if plan is None:
                 return False
-            viewed = await self.service.seat_view(game.id, player.seat)
+            viewed = await self.services.play.seat_view(game.id, player.seat)
             if viewed.game.current_seat != player.seat:
                 return False  # someone moved on meanwhile
             view, version = viewed.view, viewed.game.version
@@ -295,14 +374,18 @@ class TurnFlow:
                     if moved.turn_over:
                         turn_left = False
                         break
-                    view = moved.state.view(player.seat)
+                    view = moved.own
             except ServiceError as exc:  # the player moved first (or the rest was refused)
                 log.info("game %s: the plan of seat %s stopped: %s", game.id, player.seat, exc.code)
             report = PlanReport(plan, skipped, tuple(steps), turn_left)
             if steps and turn_left and self.reminders is not None:
                 await self.reminders.schedule_turn(game.id)  # their turn's deadline, no DM
             if self.messenger is not None:
-                await self.messenger.plan_report(game, player, report, locale)
+                settings = await self.services.people.settings(player.user_id)
+                shown = await self.services.people.message_ref(game.id, "turn")
+                await self.messenger.plan_report(
+                    game, player.user_id, report, settings.dm_locale(locale), shown
+                )
             return bool(steps)
         except Exception:
             log.exception("the plan of game %s, seat %s failed", game.id, player.seat)
@@ -310,29 +393,37 @@ class TurnFlow:
 
     async def deliver(self, timer: TimerRow) -> None:
         """An `announce` timer fired: the channel was not told about a finished turn (the post
-        was refused, or the bot stopped first). Tell it the game as it is now, after its last
-        finished turn; if that fails again, try later, waiting twice as long each time."""
+        was refused, or the bot stopped first), or the note that it was told failed. Tell it
+        the game as it is now, after its last finished turn (once: a turn this process posted
+        is only noted); if that fails again, try later, waiting twice as long each time. The
+        next player was told of their turn when it began; the computers move if it is theirs."""
         game_id = timer.game_id
-        result = await self.service.last_turn(game_id)
+        result = await self.services.play.last_turn(game_id)
         if result is None:
             return
-        locale = await self.service.game_locale(game_id)
-        if self._told.get(game_id, -1) < result.version:
-            try:
-                await self.announcer.turn_over(result, locale)
-            except Exception:
-                waited = timer.due_at - timer.created_at
-                again = min(max(waited * 2, ANNOUNCE_RETRY), ANNOUNCE_RETRY_MAX)
-                log.warning("game %s: announcing failed again, next try in %s", game_id, again)
-                version = timer.version if timer.version is not None else result.version
-                now = self.service.clock.now()
-                await self.service.announce_later(game_id, version, now + again)
-                return
-            self._told[game_id] = result.version
+        locale = await self.services.people.game_locale(game_id)
+        telling = await self._telling(result, locale)
+        message = await self._announce(result, telling, locale)
+        if message == "kept":
+            waited = timer.due_at - timer.created_at
+            again = min(max(waited * 2, ANNOUNCE_RETRY), ANNOUNCE_RETRY_MAX)
+            log.warning("game %s: announcing failed again, next try in %s", game_id, again)
+            version = timer.version if timer.version is not None else result.version
+            now = self.services.clock.now()
+            await self.services.schedule.announce_later(game_id, version, now + again)
+            return
         # if this fails, the dispatcher tries the timer again: the post is not repeated
-        await self.service.announced(game_id, result.version)
-        if self._told.get(game_id) == result.version:
-            del self._told[game_id]
+        await self.services.schedule.turn_told(
+            game_id,
+            version=result.version,
+            turn_started_at=result.game.turn_started_at,
+            message=message,
+            timers=telling.timers if self.reminders is not None else (),
+        )
+        if self._posted.get(game_id, (-1, None))[0] == result.version:
+            del self._posted[game_id]
+        if telling.computer_next:
+            self.drive_computers(game_id, locale)
 
     async def game_started(self, game_id: int, locale: str) -> None:
         """The first turn was shown: arm its timers and let a computer player open."""
@@ -376,8 +467,8 @@ class TurnFlow:
         delay = retry_delay(attempt, COMPUTER_RETRY, COMPUTER_RETRY_MOST)
         metrics.COMPUTER_RETRIES.inc()
         try:
-            due = self.service.clock.now() + delay
-            await self.service.computers_later(game_id, due, attempt + 1)
+            due = self.services.clock.now() + delay
+            await self.services.schedule.computers_later(game_id, due, attempt + 1)
         except Exception:  # the database refuses too: the sweep finds the game
             log.exception("game %s: could not arm the computer player's next try", game_id)
             return
@@ -387,7 +478,7 @@ class TurnFlow:
 
     async def computers_due(self, timer: TimerRow) -> None:
         """A `computer` timer fired: the computer player whose turn failed tries again."""
-        locale = await self.service.game_locale(timer.game_id)
+        locale = await self.services.people.game_locale(timer.game_id)
         if self._spawn is not None:
             self._spawn(self.play_computers(timer.game_id, locale, attempt=timer.attempts))
         else:
@@ -402,27 +493,27 @@ class TurnFlow:
             lock = self._computer_locks.get(game_id)
             if lock is not None and lock.locked():
                 continue  # being played right now
-            self.drive_computers(game_id, await self.service.game_locale(game_id))
+            self.drive_computers(game_id, await self.services.people.game_locale(game_id))
             started += 1
         return started
 
     async def computer_step(self, game_id: int, locale: str) -> ActResult | None:
         """One decision of the computer player whose turn it is (announced if it ends the
         turn); None if a human is to play or the game is over."""
-        game = await self.service.game(game_id)
+        game = await self.services.lobby.game(game_id)
         if game.status != "active" or game.current_seat is None:
             return None
         seat = game.at_seat(game.current_seat)
         if seat is None or not seat.is_computer:
             return None
-        decision = await decide(self.service, game_id, game.current_seat, seat.level or "easy")
+        decision = await decide(self.services, game_id, game.current_seat, seat.level or "easy")
         if decision is None:
             return None
-        result = await self.service.act_for_computer(
+        result = await self.services.play.act_for_computer(
             game_id, game.current_seat, decision.action, decision.version
         )
         if result.turn_over:
-            await self.turn_over(result, locale)
+            await self.turn_over(result, locale, drive=False)  # this driver goes on
         return result
 
     # --- a silent player's turn -------------------------------------------------------------------
@@ -433,10 +524,10 @@ class TurnFlow:
         """A computer player of `level` (the game's stand-in) finishes a human's turn from
         wherever they left it."""
         while True:
-            decision = await decide(self.service, game_id, seat, level)
+            decision = await decide(self.services, game_id, seat, level)
             if decision is None:
                 return None
-            result = await self.service.act_for_timeout(
+            result = await self.services.play.act_for_timeout(
                 game_id, seat, decision.action, decision.version
             )
             if result.turn_over:
@@ -445,9 +536,11 @@ class TurnFlow:
 
     async def skip(self, game_id: int, seat: int, locale: str) -> ActResult:
         """Skip a human's turn; a turn only waiting for its confirmation is ended as played."""
-        viewed = await self.service.seat_view(game_id, seat)
+        viewed = await self.services.play.seat_view(game_id, seat)
         confirm = any(isinstance(a, EndTurn) for a in viewed.view.legal)
         action = EndTurn() if confirm else Skip()
-        result = await self.service.act_for_timeout(game_id, seat, action, viewed.game.version)
+        result = await self.services.play.act_for_timeout(
+            game_id, seat, action, viewed.game.version
+        )
         await self.turn_over(result, locale)
         return result

@@ -15,7 +15,7 @@ import weakref
 from datetime import datetime
 
 from ..core.records import GameInfo, NotifySettings, SeatInfo, TimerKind, TimerRow, UserSettings
-from ..core.service import GameService
+from ..core.services import Services
 from .policy import (
     MIN_GAP,
     TurnNotice,
@@ -28,19 +28,20 @@ from .policy import (
     turn_notice,
 )
 from .ports import Delivery, Messenger, Spawn, Wake
+from .telling import TurnDm
 
 log = logging.getLogger("alhambra.notify")
 
 
-async def notice_for(service: GameService, game_id: int, user_id: int) -> TurnNotice:
+async def notice_for(services: Services, game_id: int, user_id: int) -> TurnNotice:
     """How this user is told now that their turn in this game started (`policy.turn_notice`):
     the channel's turn message pings them only if this says so, and the DM goes out only if it
     says so, so a turn makes one notification, the one they chose."""
     return _notice(
-        await service.settings(user_id),
-        await service.notify_settings(user_id),
-        service.clock.now(),
-        await service.last_action_at(game_id, user_id),
+        await services.people.settings(user_id),
+        await services.people.notify_settings(user_id),
+        services.clock.now(),
+        await services.schedule.last_action_at(game_id, user_id),
     )
 
 
@@ -55,8 +56,8 @@ def _notice(
 class Reminders:
     """The reminder and deadline timers of each turn, and the DMs that go with them."""
 
-    def __init__(self, service: GameService, messenger: Messenger, *, spawn: Spawn) -> None:
-        self.service = service
+    def __init__(self, services: Services, messenger: Messenger, *, spawn: Spawn) -> None:
+        self.services = services
         self.messenger = messenger
         self._spawn = spawn
         #: set by the timer dispatcher's owner: look at the timers again after arming some
@@ -79,21 +80,21 @@ class Reminders:
     async def schedule_turn(self, game_id: int) -> GameInfo | None:
         """Replace the game's timers by those of its current turn (none if a computer plays or
         the game is over). Idempotent: it reads the game as it is now."""
-        service = self.service
-        game = await service.game(game_id)
+        services = self.services
+        game = await services.lobby.game(game_id)
         player = game.current_player if game.status == "active" else None
         timers: list[tuple[TimerKind, datetime, int | None]] = []
         if player is not None and player.user_id is not None and game.turn_started_at is not None:
-            settings = await service.notify_settings(player.user_id)
+            settings = await services.people.notify_settings(player.user_id)
             timers.append(
                 ("reminder", first_reminder_at(game.turn_started_at, settings), player.seat)
             )
-            rules = await service.deadline_rules(game_id)
+            rules = await services.schedule.deadline_rules(game_id)
             due = deadline_at(game.turn_started_at, rules, settings)
             if due is not None:
                 timers.append(("deadline", due, player.seat))
         if game.is_open:
-            await service.set_turn_timers(game_id, timers)
+            await services.schedule.set_turn_timers(game_id, timers)
         if self.wake is not None:
             self.wake()
         return game if game.status == "active" else None
@@ -107,65 +108,87 @@ class Reminders:
     async def turn_dm(self, game: GameInfo, player: SeatInfo, locale: str) -> None:
         """The DM opening a turn, if that is how the player is told (`notice_for`) and the
         turn is not already over."""
-        service, user_id = self.service, player.user_id
+        services, user_id = self.services, player.user_id
         assert user_id is not None and player.seat is not None
-        now = service.clock.now()
-        settings = await service.settings(user_id)
-        prefs = await service.notify_settings(user_id)
-        last = await service.last_action_at(game.id, user_id)
+        now = services.clock.now()
+        settings = await services.people.settings(user_id)
+        prefs = await services.people.notify_settings(user_id)
+        last = await services.schedule.last_action_at(game.id, user_id)
         if not _notice(settings, prefs, now, last).dm:
             return
-        current = await service.game(game.id)
+        current = await services.lobby.game(game.id)
         if current.current_seat != player.seat or current.turn_started_at != game.turn_started_at:
             return  # the turn is already over
-        rules = await service.deadline_rules(game.id)
+        rules = await services.schedule.deadline_rules(game.id)
         due = deadline_at(game.turn_started_at or now, rules, prefs)
-        delivery = await self.messenger.turn_dm(game, player, settings.dm_locale(locale), due)
+        game_log = await services.play.log(game.id)
+        viewed = await services.play.view(game.id, user_id)
+        dm = TurnDm(
+            current,
+            user_id,
+            player.seat,
+            player.name,
+            viewed.view,
+            settings.dm_locale(locale),
+            due,
+            None,
+            game_log,
+        )
+        shown = await services.people.message_ref(game.id, "turn")
+        delivery = await self.messenger.turn_dm(dm, shown)
         if delivery is Delivery.REFUSED:  # the turn message did not ping them: mention them
-            await self._refused(user_id)
-            await self.nudge(current, user_id)
+            await self.dm_refused(current, user_id)
+
+    async def dm_refused(self, game: GameInfo, user_id: int) -> None:
+        """A turn DM was refused (the user accepts no DMs from the bot): DMs rest for a while,
+        and the turn message, which did not ping them, is followed by a mention."""
+        await self._refused(user_id)
+        await self.nudge(game, user_id)
 
     async def remind(self, timer: TimerRow) -> None:
         """A reminder timer fired: one DM listing every game waiting on that user (or one
         channel mention per game and turn if they refuse DMs), then every such game's next
         reminder."""
-        service = self.service
-        game = await service.game(timer.game_id)
+        services = self.services
+        game = await services.lobby.game(timer.game_id)
         player = still_current(game, timer)
         if player is None or player.user_id is None:
             return
         user_id = player.user_id
-        now = service.clock.now()
-        prefs = await service.notify_settings(user_id)
+        now = services.clock.now()
+        prefs = await services.people.notify_settings(user_id)
         later = deliverable(now, prefs)
         if prefs.last_reminder_at is not None and now - prefs.last_reminder_at < MIN_GAP:
             later = max(later, deliverable(prefs.last_reminder_at + MIN_GAP, prefs))
         if later > now:  # away, asleep, or just reminded: come back then
-            await service.set_turn_timers(
+            await services.schedule.set_turn_timers(
                 game.id, [("reminder", later, timer.seat)], kinds=("reminder",)
             )
             return
-        waiting = [g.game for g in await service.games_waiting_on(user_id)]
+        waiting = [g.game for g in await services.people.games_waiting_on(user_id)]
         following = next_reminder_at(now, prefs)
         for other in waiting:
             seat = other.seat_of(user_id)
-            await service.set_turn_timers(
+            await services.schedule.set_turn_timers(
                 other.id,
                 [("reminder", following, seat.seat if seat else None)],
                 kinds=("reminder",),
             )
-        if not waiting or not (await service.settings(user_id)).dm_reminders:
+        if not waiting or not (await services.people.settings(user_id)).dm_reminders:
             return
         if not dms_blocked(prefs, now):
-            claimed = await service.claim_reminder(user_id, MIN_GAP)
+            claimed = await services.schedule.claim_reminder(user_id, MIN_GAP)
             if claimed is None:
                 return  # another process (or this timer's earlier firing) just reminded them
-            delivery = await self.messenger.reminder(user_id, waiting)
+            settings = await services.people.settings(user_id)
+            locale = settings.dm_locale(await services.people.game_locale(waiting[0].id))
+            shown = [(g, await services.people.message_ref(g.id, "turn")) for g in waiting]
+            delivery = await self.messenger.reminder(user_id, locale, shown)
             if delivery is Delivery.SENT:
-                await service.note_reminded(user_id)
+                await services.schedule.note_reminded(user_id)
                 return
             if delivery is Delivery.FAILED:
-                await service.unclaim_reminder(claimed)
+                await services.schedule.unclaim_reminder(claimed)
                 return  # trouble on the way: the next reminder tries again
             await self._refused(user_id)
         for other in waiting:  # refuses DMs: one mention per game and turn
@@ -177,19 +200,21 @@ class Reminders:
         if seat is None or seat.seat is None or game.turn_started_at is None:
             return False
         key = int(game.turn_started_at.timestamp() * 1000)
-        if not await self.service.nudge_once(game.id, seat.seat, key):
+        if not await self.services.schedule.nudge_once(game.id, seat.seat, key):
             return False
-        return await self.messenger.nudge(game, user_id)
+        locale = await self.services.people.game_locale(game.id)
+        shown = await self.services.people.message_ref(game.id, "turn")
+        return await self.messenger.nudge(game, user_id, locale, shown)
 
     async def recover(self) -> int:
         """Games whose turn has no timers (the bot stopped, or arming them failed, between a
         move and arming them; or the game predates them) get their turn's timers: at start-up
         and in the periodic sweep. Returns how many."""
-        untimed = await self.service.games_waiting_on_humans(untimed=True)
+        untimed = await self.services.schedule.games_waiting_on_humans(untimed=True)
         for game_id in untimed:
             await self.schedule_turn(game_id)
         return len(untimed)
 
     async def _refused(self, user_id: int) -> None:
-        await self.service.note_dm_blocked(user_id)
+        await self.services.schedule.note_dm_blocked(user_id)
         log.info("user %s does not accept DMs: falling back to channel mentions", user_id)

@@ -7,7 +7,7 @@ them, then deletes them. A process that dies holding a claim leaves its timers t
 once the lease runs out, so a timer fires at least once and exactly once while processes live;
 the handlers check the game's version, so a second firing changes nothing. At start-up overdue
 timers fire at once. Adding a sooner timer calls `wake()`, which cuts the sleep short. Time
-comes from the service's injected clock: tests move a `ManualClock` and `await run_due()`
+comes from the services' injected clock: tests move a `ManualClock` and `await run_due()`
 instead of sleeping for hours.
 
 Nothing here waits for a restart. A handler that raises (a worker pool down, a full disk, a
@@ -26,11 +26,11 @@ import os
 import secrets
 import socket
 from collections.abc import Awaitable, Callable, Mapping
-from datetime import timedelta
+from datetime import datetime, timedelta
 
-from ..core import logs, metrics
 from ..core.records import TimerKind, TimerRow
-from ..core.service import GameService
+from ..core.services import Services
+from ..ops import logs, metrics
 
 log = logging.getLogger("alhambra.timers")
 
@@ -60,7 +60,7 @@ def process_name() -> str:
 
 
 class TimerDispatcher:
-    """Fires the timers of `service` through the handler of their kind, each exactly once.
+    """Fires the timers of `services` through the handler of their kind, each exactly once.
 
     `ready` is awaited before the first run (the bot's connection), `on_start` once after it
     (re-arming what a stop left without timers). `max_sleep` bounds a sleep, so a clock that
@@ -69,7 +69,7 @@ class TimerDispatcher:
 
     def __init__(
         self,
-        service: GameService,
+        services: Services,
         handlers: Mapping[TimerKind, Handler],
         *,
         ready: Callable[[], Awaitable[object]] | None = None,
@@ -79,7 +79,7 @@ class TimerDispatcher:
         owner: str | None = None,
         batch: int = 50,
     ) -> None:
-        self.service = service
+        self.services = services
         self.lease = lease
         #: timers claimed at a time (others' to claim meanwhile)
         self.batch = batch
@@ -93,6 +93,8 @@ class TimerDispatcher:
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
+        #: when the loop looks at the timers next (None: it is looking now, or has not slept)
+        self._next_look: datetime | None = None
         #: how many timers this dispatcher has fired (for logs and tests)
         self.fired = 0
         self.started = asyncio.Event()
@@ -101,8 +103,11 @@ class TimerDispatcher:
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._run(), name="timers")
 
-    def wake(self) -> None:
-        """Look at the timers again now (one was added or moved sooner)."""
+    def wake(self, due: datetime | None = None) -> None:
+        """Look at the timers again now (one was added or moved sooner); given `due`, the
+        soonest of the timers just armed, only if that is before the next look anyway."""
+        if due is not None and self._next_look is not None and due >= self._next_look:
+            return
         self._wake.set()
 
     async def stop(self, timeout: float = 10.0) -> None:
@@ -126,14 +131,14 @@ class TimerDispatcher:
         except Exception:
             log.exception("the timer dispatcher failed")
         with contextlib.suppress(Exception):  # claimed and not handled: others may take them
-            await self.service.release_timers(self.owner)
+            await self.services.schedule.release_timers(self.owner)
 
     async def run_due(self) -> int:
         """Fire every timer due now, soonest first; returns how many fired."""
         fired = 0
         async with self._lock:
             while not self._stopping:
-                due = await self.service.claim_timers(
+                due = await self.services.schedule.claim_timers(
                     self.owner, lease=self.lease, limit=self.batch
                 )
                 if not due:
@@ -141,11 +146,11 @@ class TimerDispatcher:
                 for timer in due:
                     if self._stopping:
                         break
-                    if not await self.service.holds_timer(timer.id, self.owner):
+                    if not await self.services.schedule.holds_timer(timer.id, self.owner):
                         continue  # an earlier handler of this batch re-armed or ended it
                     fired += 1
                     self.fired += 1
-                    late = (self.service.clock.now() - timer.due_at).total_seconds()
+                    late = (self.services.clock.now() - timer.due_at).total_seconds()
                     metrics.TIMER_LAG.observe(max(0.0, late))
                     handler = self._handlers.get(timer.kind)
                     if handler is None:
@@ -153,12 +158,12 @@ class TimerDispatcher:
                     elif not await self._handle(handler, timer):
                         # failed: due again later, never lost (handlers are idempotent)
                         metrics.TIMER_RETRIES.inc()
-                        again = self.service.clock.now() + retry_delay(timer.attempts)
-                        await self.service.retry_timer(
+                        again = self.services.clock.now() + retry_delay(timer.attempts)
+                        await self.services.schedule.retry_timer(
                             timer.id, self.owner, again, timer.attempts + 1
                         )
                         continue
-                    await self.service.finish_timer(timer.id, self.owner)
+                    await self.services.schedule.finish_timer(timer.id, self.owner)
         return fired
 
     async def _handle(self, handler: Handler, timer: TimerRow) -> bool:
@@ -191,10 +196,11 @@ class TimerDispatcher:
         failed_wait = FAILED_RUN_WAIT
         while not self._stopping:
             self._wake.clear()
+            self._next_look = None
             delay = self.max_sleep
             try:
                 await self.run_due()
-                soonest = await self.service.next_timer_due()
+                soonest = await self.services.schedule.next_timer_due()
             except Exception:
                 # the database refused (full, or gone for a moment): look again in seconds
                 log.exception("timer dispatcher run failed: trying again in %.0f s", failed_wait)
@@ -202,10 +208,11 @@ class TimerDispatcher:
             else:
                 failed_wait = FAILED_RUN_WAIT
                 if soonest is not None:
-                    left = (soonest - self.service.clock.now()).total_seconds()
+                    left = (soonest - self.services.clock.now()).total_seconds()
                     # a handler that re-armed a timer in the past must not make this spin
                     delay = min(self.max_sleep, max(left, 1.0))
             if self._stopping:
                 break
+            self._next_look = self.services.clock.now() + timedelta(seconds=delay)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), delay)

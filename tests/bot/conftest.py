@@ -1,6 +1,6 @@
 """Fixtures for the store and service tests: a real database per test (a SQLite file, and a
 PostgreSQL database of a private server: `ALHAMBRA_TEST_DB` in tests/conftest.py) and a manual
-clock. Tests that take `store` or `service` run on every chosen engine."""
+clock. Tests that take `store` or `services` run on every chosen engine."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from postgres_server import chosen_engines
 
 from bot.core.clock import ManualClock
-from bot.core.service import GameService
+from bot.core.services import Services
 from bot.core.store import Store
 
 
@@ -49,6 +49,6 @@ async def store(db_target: str) -> AsyncIterator[Store]:
 
 
 @pytest.fixture
-def service(store: Store, clock: ManualClock) -> GameService:
+def services(store: Store, clock: ManualClock) -> Services:
     seeds = itertools.count(1000)
-    return GameService(store, clock, seed_source=lambda: next(seeds))
+    return Services.build(store, clock, seed_source=lambda: next(seeds))

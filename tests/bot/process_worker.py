@@ -22,8 +22,8 @@ from datetime import timedelta
 from pathlib import Path
 
 from bot.core.errors import Outdated, ServiceError
-from bot.core.records import GameInfo, SeatInfo, TimerRow
-from bot.core.service import GameService
+from bot.core.records import GameInfo, TimerRow
+from bot.core.services import Services
 from bot.core.store import Store
 from bot.turns.ports import Delivery
 from bot.turns.reminders import Reminders
@@ -39,23 +39,23 @@ async def _wait_for(go: Path) -> None:
         await asyncio.sleep(0.005)
 
 
-async def race(service: GameService, game_id: int, rounds: int) -> dict[str, object]:
+async def race(services: Services, game_id: int, rounds: int) -> dict[str, object]:
     wins: list[int] = []
     outdated = 0
     for version in range(rounds):
-        while (game := await service.game(game_id)).version < version:
+        while (game := await services.lobby.game(game_id)).version < version:
             await asyncio.sleep(0.002)
         if game.version > version:
             outdated += 50  # the others were quicker: this process's clicks would all be late
             continue
         player = game.current_player
         assert player is not None and player.user_id is not None
-        async with service.store.read() as tx:
+        async with services.store.read() as tx:
             snapshot = await tx.snapshot(game_id)
         assert snapshot is not None
         move = next(a for a in Game.from_json(snapshot).legal_actions() if not isinstance(a, Undo))
         results = await asyncio.gather(
-            *(service.act(game_id, player.user_id, move, version) for _ in range(50)),
+            *(services.play.act(game_id, player.user_id, move, version) for _ in range(50)),
             return_exceptions=True,
         )
         for r in results:
@@ -68,13 +68,13 @@ async def race(service: GameService, game_id: int, rounds: int) -> dict[str, obj
     return {"wins": wins, "outdated": outdated}
 
 
-async def timers(service: GameService) -> dict[str, object]:
+async def timers(services: Services) -> dict[str, object]:
     fired: list[int] = []
 
     async def record(timer: TimerRow) -> None:
         fired.append(timer.id)
 
-    dispatcher = TimerDispatcher(service, {"reminder": record})
+    dispatcher = TimerDispatcher(services, {"reminder": record})
     while await dispatcher.run_due():
         pass
     return {"fired": fired}
@@ -86,23 +86,29 @@ class FileMessenger:
     def __init__(self, path: Path) -> None:
         self.path = path
 
-    async def turn_dm(
-        self, game: GameInfo, player: SeatInfo, locale: str, deadline: object
-    ) -> Delivery:
+    async def turn_dm(self, dm: object, turn_message: object) -> Delivery:
         return Delivery.SENT
 
-    async def reminder(self, user_id: int, games: list[GameInfo]) -> Delivery:
+    async def reminder(
+        self, user_id: int, locale: str, games: list[tuple[GameInfo, object]]
+    ) -> Delivery:
         with self.path.open("a") as out:
-            out.write(f"reminder {user_id} {sorted(g.id for g in games)}\n")
+            out.write(f"reminder {user_id} {sorted(g.id for g, _ in games)}\n")
         await asyncio.sleep(0.3)  # a DM takes a round trip to Discord
         return Delivery.SENT
 
-    async def nudge(self, game: GameInfo, user_id: int) -> bool:
+    async def nudge(self, game: GameInfo, user_id: int, locale: str, turn_message: object) -> bool:
         return True
 
+    async def plan_report(self, *args: object) -> Delivery:
+        return Delivery.SENT
 
-async def remind(service: GameService, dms: Path, hang: str) -> dict[str, object]:
-    reminders = Reminders(service, FileMessenger(dms), spawn=lambda c: None)
+    async def owner_notice(self, *args: object) -> Delivery:
+        return Delivery.SENT
+
+
+async def remind(services: Services, dms: Path, hang: str) -> dict[str, object]:
+    reminders = Reminders(services, FileMessenger(dms), spawn=lambda c: None)
 
     async def handler(timer: TimerRow) -> None:
         if hang == "before":
@@ -111,13 +117,13 @@ async def remind(service: GameService, dms: Path, hang: str) -> dict[str, object
         await reminders.remind(timer)
 
     # one timer at a time: two processes take one reminder each, as when they come due apart
-    dispatcher = TimerDispatcher(service, {"reminder": handler}, lease=REMIND_LEASE, batch=1)
+    dispatcher = TimerDispatcher(services, {"reminder": handler}, lease=REMIND_LEASE, batch=1)
     fired = 0
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:  # while a timer is due now or within a lease
         fired += await dispatcher.run_due()
-        soonest = await service.next_timer_due()
-        if soonest is None or soonest > service.clock.now() + REMIND_LEASE * 2:
+        soonest = await services.schedule.next_timer_due()
+        if soonest is None or soonest > services.clock.now() + REMIND_LEASE * 2:
             break
         await asyncio.sleep(0.1)
     return {"fired": fired}
@@ -126,15 +132,15 @@ async def remind(service: GameService, dms: Path, hang: str) -> dict[str, object
 async def main(mode: str, db: str, go: str, *args: str) -> None:
     store = await Store.open(db)
     try:
-        service = GameService(store)
+        services = Services.build(store)
         print(json.dumps({"ready": True}), flush=True)
         await _wait_for(Path(go))
         if mode == "race":
-            out = await race(service, int(args[0]), int(args[1]))
+            out = await race(services, int(args[0]), int(args[1]))
         elif mode == "timers":
-            out = await timers(service)
+            out = await timers(services)
         elif mode == "remind":
-            out = await remind(service, Path(args[0]), args[1])
+            out = await remind(services, Path(args[0]), args[1])
         else:
             raise SystemExit(f"unknown mode {mode}")
         print(json.dumps(out), flush=True)

@@ -13,7 +13,7 @@ import pytest
 from bot.core.db import is_postgres_url
 from bot.core.records import GameInfo, TimerKind
 from bot.core.results import ActResult
-from bot.core.service import GameService
+from bot.core.services import Services
 from engine import Action, Game, Undo
 
 HOST, BOB, CAROL, DAVE, STRANGER = 101, 102, 103, 104, 999
@@ -21,59 +21,61 @@ NAMES = {HOST: "Ann", BOB: "Bob", CAROL: "Carol", DAVE: "Dave"}
 
 
 async def lobby(
-    service: GameService, humans: int = 2, computers: int = 0, channel: int = 1
+    services: Services, humans: int = 2, computers: int = 0, channel: int = 1
 ) -> GameInfo:
-    game = await service.create_game(channel_id=channel, host_id=HOST, host_name="Ann", guild_id=7)
+    game = await services.lobby.create_game(
+        channel_id=channel, host_id=HOST, host_name="Ann", guild_id=7
+    )
     for user in [BOB, CAROL, DAVE][: humans - 1]:
-        game = await service.join(game.id, user, NAMES[user])
+        game = await services.lobby.join(game.id, user, NAMES[user])
     for _ in range(computers):
-        game = await service.add_computer(game.id, HOST)
+        game = await services.lobby.add_computer(game.id, HOST)
     return game
 
 
 async def add_timer(
-    service: GameService,
+    services: Services,
     game_id: int,
     kind: TimerKind,
     due: datetime,
     seat: int | None = None,
 ) -> int:
     """Arm one timer of `kind` (replacing the game's others of that kind); returns its id."""
-    return (await service.set_turn_timers(game_id, [(kind, due, seat)], kinds=(kind,)))[0]
+    return (await services.schedule.set_turn_timers(game_id, [(kind, due, seat)], kinds=(kind,)))[0]
 
 
 async def started(
-    service: GameService, humans: int = 2, computers: int = 0, channel: int = 1
+    services: Services, humans: int = 2, computers: int = 0, channel: int = 1
 ) -> GameInfo:
-    game = await lobby(service, humans, computers, channel)
-    return (await service.start(game.id, HOST)).game
+    game = await lobby(services, humans, computers, channel)
+    return (await services.lobby.start(game.id, HOST)).game
 
 
-async def state(service: GameService, game_id: int) -> Game:
-    async with service.store.read() as tx:
+async def state(services: Services, game_id: int) -> Game:
+    async with services.store.read() as tx:
         snapshot = await tx.snapshot(game_id)
     assert snapshot is not None
     return Game.from_json(snapshot)
 
 
 async def random_move(
-    service: GameService, game_id: int, rng: random.Random, undo: bool = False
+    services: Services, game_id: int, rng: random.Random, undo: bool = False
 ) -> ActResult:
     """Play one random legal move for whoever is to play (human or computer)."""
-    game = await service.game(game_id)
-    legal = [a for a in (await state(service, game_id)).legal_actions()]
+    game = await services.lobby.game(game_id)
+    legal = [a for a in (await state(services, game_id)).legal_actions()]
     if not undo:
         legal = [a for a in legal if not isinstance(a, Undo)]
-    return await act_as_current(service, game, rng.choice(legal))
+    return await act_as_current(services, game, rng.choice(legal))
 
 
-async def act_as_current(service: GameService, game: GameInfo, action: Action) -> ActResult:
+async def act_as_current(services: Services, game: GameInfo, action: Action) -> ActResult:
     player = game.current_player
     assert player is not None and player.seat is not None
     if player.is_computer:
-        return await service.act_for_computer(game.id, player.seat, action, game.version)
+        return await services.play.act_for_computer(game.id, player.seat, action, game.version)
     assert player.user_id is not None
-    return await service.act(game.id, player.user_id, action, game.version)
+    return await services.play.act(game.id, player.user_id, action, game.version)
 
 
 #: a test about SQLite itself (its file, its locks, its pragmas) runs on SQLite only

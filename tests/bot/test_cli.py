@@ -14,37 +14,37 @@ import pytest
 from service_helpers import dump, random_move, sqlite_only, started
 
 from bot.__main__ import main
-from bot.core.service import GameService
+from bot.core.services import Services
 from bot.core.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def _played(service: GameService, games: int = 2, moves: int = 30) -> list[int]:
+async def _played(services: Services, games: int = 2, moves: int = 30) -> list[int]:
     rng = random.Random(4)
     ids = []
     for channel in range(1, games + 1):
-        game = await started(service, channel=channel)
+        game = await started(services, channel=channel)
         for _ in range(moves):
-            await random_move(service, game.id, rng)
+            await random_move(services, game.id, rng)
         ids.append(game.id)
     return ids
 
 
 async def test_verify_db_passes_a_sound_database(
-    service: GameService, db_target: str, capsys: pytest.CaptureFixture[str]
+    services: Services, db_target: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    await _played(service)
+    await _played(services)
     assert main(["verify-db", db_target]) == 0
     out = capsys.readouterr().out
     assert "2 games, 2 replayed, 60 actions, 0 problems" in out
 
 
 async def test_verify_db_reports_a_tampered_snapshot(
-    service: GameService, db_target: str, capsys: pytest.CaptureFixture[str]
+    services: Services, db_target: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    first, second = await _played(service)
-    async with service.store.write() as tx:
+    first, second = await _played(services)
+    async with services.store.write() as tx:
         snapshot = json.loads(str(await tx.snapshot(second)))
         snapshot["state"]["scores"][0] += 5
         await tx.run("UPDATE games SET snapshot = ? WHERE id = ?", (json.dumps(snapshot), second))
@@ -55,10 +55,10 @@ async def test_verify_db_reports_a_tampered_snapshot(
 
 
 async def test_verify_db_reports_a_gap_in_the_log(
-    service: GameService, db_target: str, capsys: pytest.CaptureFixture[str]
+    services: Services, db_target: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    first, _ = await _played(service)
-    async with service.store.write() as tx:
+    first, _ = await _played(services)
+    async with services.store.write() as tx:
         await tx.run("DELETE FROM actions WHERE game_id = ? AND seq = 7", (first,))
     assert main(["verify-db", db_target]) == 1
     out = capsys.readouterr().out
@@ -76,8 +76,8 @@ def test_verify_db_explains_what_it_cannot_read(
     assert "not an alhambra-bot database" in capsys.readouterr().err
 
 
-async def test_verify_db_as_a_real_command(service: GameService, db_target: str) -> None:
-    await _played(service, games=1, moves=5)
+async def test_verify_db_as_a_real_command(services: Services, db_target: str) -> None:
+    await _played(services, games=1, moves=5)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "ALHAMBRA_DB": db_target}
     done = subprocess.run(
         [sys.executable, "-m", "bot", "verify-db"], capture_output=True, text=True, env=env
@@ -88,22 +88,22 @@ async def test_verify_db_as_a_real_command(service: GameService, db_target: str)
 
 @sqlite_only
 async def test_backup_writes_a_consistent_copy(
-    service: GameService, db_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    services: Services, db_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    await _played(service)
+    await _played(services)
     copy = tmp_path / "backup.sqlite3"
     # a writer is in the middle of a transaction: the copy must hold only committed data
-    await service.store.conn.execute("BEGIN IMMEDIATE")
-    await service.store.conn.execute("DELETE FROM actions")
+    await services.store.conn.execute("BEGIN IMMEDIATE")
+    await services.store.conn.execute("DELETE FROM actions")
     try:
         assert main(["backup", str(copy), "--db", str(db_path)]) == 0
     finally:
-        await service.store.conn.execute("ROLLBACK")
+        await services.store.conn.execute("ROLLBACK")
     assert "backup: copied" in capsys.readouterr().out
     assert dump(copy) == dump(db_path)
     assert main(["verify-db", str(copy)]) == 0
     store = await Store.open(copy)  # the copy is a working database
-    assert len(await GameService(store).my_games(101)) == 2
+    assert len(await Services.build(store).people.my_games(101)) == 2
     await store.close()
 
     before = copy.read_bytes()

@@ -13,7 +13,7 @@ from service_helpers import dump, started, state
 from bot.core.db import is_postgres_url
 from bot.core.errors import Outdated
 from bot.core.results import ActResult
-from bot.core.service import GameService
+from bot.core.services import Services
 from bot.core.store import Store
 from bot.core.verify import verify_database
 from engine import Undo
@@ -25,42 +25,42 @@ def _outcomes(results: list[object]) -> tuple[list[ActResult], list[BaseExceptio
     return wins, losses
 
 
-async def test_fifty_concurrent_acts_one_applies(service: GameService, db_target: str) -> None:
-    game = await started(service)
+async def test_fifty_concurrent_acts_one_applies(services: Services, db_target: str) -> None:
+    game = await started(services)
     player = game.current_player
     assert player is not None and player.user_id is not None
-    legal = [a for a in (await state(service, game.id)).legal_actions() if not isinstance(a, Undo)]
+    legal = [a for a in (await state(services, game.id)).legal_actions() if not isinstance(a, Undo)]
     moves = [legal[i % len(legal)] for i in range(50)]
     results = await asyncio.gather(
-        *(service.act(game.id, player.user_id, m, 0) for m in moves), return_exceptions=True
+        *(services.play.act(game.id, player.user_id, m, 0) for m in moves), return_exceptions=True
     )
     wins, losses = _outcomes(results)
     assert len(wins) == 1 and len(losses) == 49
     assert all(isinstance(e, Outdated) for e in losses), losses
     rows = dump(db_target)["actions"]
     assert [r[1] for r in rows] == [1]
-    assert (await service.game(game.id)).version == 1
+    assert (await services.lobby.game(game.id)).version == 1
     assert verify_database(db_target).ok
 
 
-async def test_two_service_instances_on_one_file(service: GameService, db_target: str) -> None:
+async def test_two_service_instances_on_one_file(services: Services, db_target: str) -> None:
     seeds = itertools.count(50)
     other_store = await Store.open(db_target)
-    other = GameService(other_store, service.clock, seed_source=lambda: next(seeds))
+    other = Services.build(other_store, services.clock, seed_source=lambda: next(seeds))
     try:
-        game = await started(service)
+        game = await started(services)
         for version in range(12):  # twelve rounds of racing clicks
-            info = await service.game(game.id)
+            info = await services.lobby.game(game.id)
             player = info.current_player
             assert player is not None and player.user_id is not None
             move = next(
                 a
-                for a in (await state(service, game.id)).legal_actions()
+                for a in (await state(services, game.id)).legal_actions()
                 if not isinstance(a, Undo)
             )
             calls = [
-                svc.act(game.id, player.user_id, move, version)
-                for svc in (service, other)
+                svc.play.act(game.id, player.user_id, move, version)
+                for svc in (services, other)
                 for _ in range(5)
             ]
             wins, losses = _outcomes(await asyncio.gather(*calls, return_exceptions=True))
@@ -103,22 +103,22 @@ class _Blocker:
 
 
 async def test_the_version_guard_stops_a_writer_that_read_too_early(
-    service: GameService, db_target: str
+    services: Services, db_target: str
 ) -> None:
     """Both processes read version 0 while a third holds the lock, so both pass the early
     check; when the lock goes, the UPDATE ... WHERE version guard must refuse the second."""
     other_store = await Store.open(db_target)
     try:
-        game = await started(service)
+        game = await started(services)
         player = game.current_player
         assert player is not None and player.user_id is not None
-        move = (await state(service, game.id)).legal_actions()[0]
-        other = GameService(other_store, service.clock)
+        move = (await state(services, game.id)).legal_actions()[0]
+        other = Services.build(other_store, services.clock)
         blocker = _Blocker(db_target, game.id)
         await blocker.hold()
         tasks = [
-            asyncio.create_task(svc.act(game.id, player.user_id, move, 0))
-            for svc in (service, other)
+            asyncio.create_task(svc.play.act(game.id, player.user_id, move, 0))
+            for svc in (services, other)
         ]
         await asyncio.sleep(0.3)  # both have read version 0 and wait for the write lock
         assert not any(t.done() for t in tasks)

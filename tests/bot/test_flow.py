@@ -14,8 +14,9 @@ from service_helpers import HOST, started, state
 from bot.core.errors import NotYourTurn
 from bot.core.records import GameInfo, TimerRow
 from bot.core.results import ActResult
-from bot.core.service import ANNOUNCE_GRACE, GameService
+from bot.core.services import ANNOUNCE_GRACE, Services
 from bot.turns.flow import TurnFlow
+from bot.turns.telling import Telling
 from engine import EndTurn, Skip, Skipped, TakeMoney, TurnEnded, Undo
 
 
@@ -24,10 +25,12 @@ class RecordingAnnouncer:
 
     def __init__(self) -> None:
         self.turns: list[ActResult] = []
+        self.tellings: list[Telling] = []
         self.notices: list[tuple[int, str, str, dict[str, object]]] = []
 
-    async def turn_over(self, result: ActResult, locale: str) -> None:
+    async def turn_over(self, result: ActResult, telling: Telling, locale: str) -> None:
         self.turns.append(result)
+        self.tellings.append(telling)
 
     async def notice(
         self, game: GameInfo, locale: str, key: str, *, mention: int | None = None, **params: object
@@ -49,47 +52,47 @@ class Background:
             await self.pending.pop(0)
 
 
-async def _take(service: GameService, game: GameInfo) -> TakeMoney:
+async def _take(services: Services, game: GameInfo) -> TakeMoney:
     return next(
-        a for a in (await state(service, game.id)).legal_actions() if isinstance(a, TakeMoney)
+        a for a in (await state(services, game.id)).legal_actions() if isinstance(a, TakeMoney)
     )
 
 
-async def test_a_take_ends_the_turn_for_a_player_who_wants_that(service: GameService) -> None:
+async def test_a_take_ends_the_turn_for_a_player_who_wants_that(services: Services) -> None:
     announcer = RecordingAnnouncer()
-    flow = TurnFlow(service, announcer)
-    game = await started(service)
+    flow = TurnFlow(services, announcer)
+    game = await started(services)
     player = game.current_player
     assert player is not None and player.user_id is not None
-    take = await _take(service, game)
+    take = await _take(services, game)
     result = await flow.act(game.id, player.user_id, take, game.version, locale="en")
     assert result.turn_ended and result.version == 2  # the take and the automatic end of turn
     assert announcer.turns == [result]
     assert [type(e) for e in result.turn_events] == [type(result.turn_events[0])]
     assert isinstance(result.end_events[0], TurnEnded)
-    assert (await service.game(game.id)).current_seat != player.seat
+    assert (await services.lobby.game(game.id)).current_seat != player.seat
 
 
-async def test_without_auto_end_the_turn_waits_and_can_be_undone(service: GameService) -> None:
+async def test_without_auto_end_the_turn_waits_and_can_be_undone(services: Services) -> None:
     announcer = RecordingAnnouncer()
-    flow = TurnFlow(service, announcer)
-    game = await started(service)
+    flow = TurnFlow(services, announcer)
+    game = await started(services)
     player = game.current_player
     assert player is not None and player.user_id is not None
-    await service.update_settings(player.user_id, auto_end_turn=False)
-    result = await flow.act(game.id, player.user_id, await _take(service, game), 0, locale="en")
-    assert not result.turn_over and result.state.phase == "confirm" and announcer.turns == []
+    await services.people.update_settings(player.user_id, auto_end_turn=False)
+    result = await flow.act(game.id, player.user_id, await _take(services, game), 0, locale="en")
+    assert not result.turn_over and result.own.phase == "confirm" and announcer.turns == []
     undone = await flow.act(game.id, player.user_id, Undo(), result.version, locale="en")
-    assert undone.state.phase == "action" and announcer.turns == []
-    again = await flow.act(game.id, player.user_id, await _take(service, game), 2, locale="en")
+    assert undone.own.phase == "action" and announcer.turns == []
+    again = await flow.act(game.id, player.user_id, await _take(services, game), 2, locale="en")
     ended = await flow.act(game.id, player.user_id, EndTurn(), again.version, locale="pt-BR")
     assert ended.turn_ended and announcer.turns == [ended]
 
 
-async def test_a_refused_move_announces_nothing(service: GameService) -> None:
+async def test_a_refused_move_announces_nothing(services: Services) -> None:
     announcer = RecordingAnnouncer()
-    flow = TurnFlow(service, announcer)
-    game = await started(service)
+    flow = TurnFlow(services, announcer)
+    game = await started(services)
     other = next(s for s in game.seats if s.seat != game.current_seat)
     assert other.user_id is not None
     with pytest.raises(NotYourTurn):
@@ -98,53 +101,53 @@ async def test_a_refused_move_announces_nothing(service: GameService) -> None:
 
 
 async def test_computers_play_after_a_human_until_a_human_is_to_play(
-    service: GameService,
+    services: Services,
 ) -> None:
     announcer = RecordingAnnouncer()
     background = Background()
-    flow = TurnFlow(service, announcer, spawn=background)
-    game = await started(service, humans=1, computers=2)
-    while (await service.game(game.id)).current_player.is_computer:  # type: ignore[union-attr]  # started: someone plays
+    flow = TurnFlow(services, announcer, spawn=background)
+    game = await started(services, humans=1, computers=2)
+    while (await services.lobby.game(game.id)).current_player.is_computer:  # type: ignore[union-attr]  # started: someone plays
         await flow.computer_step(game.id, "en")
     announcer.turns.clear()
-    game = await service.game(game.id)
-    result = await flow.act(game.id, HOST, await _take(service, game), game.version, locale="en")
+    game = await services.lobby.game(game.id)
+    result = await flow.act(game.id, HOST, await _take(services, game), game.version, locale="en")
     assert len(background.pending) == 1  # the computers were started, not awaited
     await background.run()
     seats = [r.seat for r in announcer.turns]
     assert seats[0] == result.seat and all(s.is_computer for s in seats[1:]) and len(seats) == 3
-    now = await service.game(game.id)
+    now = await services.lobby.game(game.id)
     assert now.current_player is not None and now.current_player.user_id == HOST
 
 
-async def test_one_driver_of_computer_players_per_game(service: GameService) -> None:
+async def test_one_driver_of_computer_players_per_game(services: Services) -> None:
     announcer = RecordingAnnouncer()
-    flow = TurnFlow(service, announcer)
-    game = await started(service, humans=1, computers=2)
+    flow = TurnFlow(services, announcer)
+    game = await started(services, humans=1, computers=2)
     await asyncio.gather(*(flow.play_computers(game.id, "en") for _ in range(3)))
     versions = [r.version for r in announcer.turns]
     assert versions == sorted(set(versions))  # no turn announced twice, none lost
-    now = await service.game(game.id)
+    now = await services.lobby.game(game.id)
     assert now.current_player is not None and now.current_player.user_id == HOST
 
 
-async def test_a_stand_in_finishes_a_silent_players_turn(service: GameService) -> None:
+async def test_a_stand_in_finishes_a_silent_players_turn(services: Services) -> None:
     announcer = RecordingAnnouncer()
-    flow = TurnFlow(service, announcer)
-    game = await started(service)
+    flow = TurnFlow(services, announcer)
+    game = await started(services)
     player = game.current_player
     assert player is not None and player.seat is not None and player.user_id is not None
     result = await flow.play_for(game.id, player.seat, "en")
     assert result is not None and result.turn_ended and announcer.turns == [result]
-    log = await service.log(game.id)
+    log = await services.play.log(game.id)
     assert log.entries and all(e.user_id is None and e.seat == player.seat for e in log.entries)
     assert await flow.play_for(game.id, player.seat, "en") is None  # not their turn any more
 
 
-async def test_skip_ends_the_turn_and_says_so(service: GameService) -> None:
+async def test_skip_ends_the_turn_and_says_so(services: Services) -> None:
     announcer = RecordingAnnouncer()
-    flow = TurnFlow(service, announcer)
-    game = await started(service)
+    flow = TurnFlow(services, announcer)
+    game = await started(services)
     player = game.current_player
     assert player is not None and player.seat is not None
     result = await flow.skip(game.id, player.seat, "en")
@@ -152,28 +155,30 @@ async def test_skip_ends_the_turn_and_says_so(service: GameService) -> None:
     assert announcer.turns == [result]
 
 
-async def test_the_log_walk_drops_undone_steps(service: GameService) -> None:
-    game = await started(service)
+async def test_the_log_walk_drops_undone_steps(services: Services) -> None:
+    game = await started(services)
     player = game.current_player
     assert player is not None and player.user_id is not None
-    await service.update_settings(player.user_id, auto_end_turn=False)
-    flow = TurnFlow(service, RecordingAnnouncer())
-    takes = [a for a in (await state(service, game.id)).legal_actions() if isinstance(a, TakeMoney)]
+    await services.people.update_settings(player.user_id, auto_end_turn=False)
+    flow = TurnFlow(services, RecordingAnnouncer())
+    takes = [
+        a for a in (await state(services, game.id)).legal_actions() if isinstance(a, TakeMoney)
+    ]
     first, second = takes[0], takes[-1]
     await flow.act(game.id, player.user_id, first, 0, locale="en")
     await flow.act(game.id, player.user_id, Undo(), 1, locale="en")
     await flow.act(game.id, player.user_id, second, 2, locale="en")
     await flow.act(game.id, player.user_id, EndTurn(), 3, locale="en")
-    turns = (await service.log(game.id)).turns()
+    turns = (await services.play.log(game.id)).turns()
     assert len(turns) == 1 and turns[0].seat == player.seat
     assert [e.cards for e in turns[0].steps] == [second.cards]  # type: ignore[union-attr]  # a MoneyTaken
     assert isinstance(turns[0].end[0], TurnEnded)
 
 
-async def test_per_game_locks_do_not_pile_up(service: GameService) -> None:
+async def test_per_game_locks_do_not_pile_up(services: Services) -> None:
     """A bot runs for weeks: the lock of a game nobody is driving any more is let go."""
-    flow = TurnFlow(service, RecordingAnnouncer())
-    games = [await started(service, humans=1, computers=1, channel=c) for c in range(1, 21)]
+    flow = TurnFlow(services, RecordingAnnouncer())
+    games = [await started(services, humans=1, computers=1, channel=c) for c in range(1, 21)]
 
     def locks() -> int:
         gc.collect()
@@ -186,24 +191,26 @@ async def test_per_game_locks_do_not_pile_up(service: GameService) -> None:
 
 
 async def test_a_turn_left_waiting_for_an_automatic_end_is_ended_on_resume(
-    service: GameService,
+    services: Services,
 ) -> None:
     """A stop between a move and its automatic end of turn leaves the turn waiting for a
     confirmation the player never wants to give: resuming ends it."""
     announcer = RecordingAnnouncer()
-    flow = TurnFlow(service, announcer)
-    game = await started(service)
+    flow = TurnFlow(services, announcer)
+    game = await started(services)
     player = game.current_player
     assert player is not None and player.user_id is not None
     assert await flow.finish_automatic_turn(game.id, "en") is None  # nothing to finish
-    moved = await service.act(game.id, player.user_id, await _take(service, game), 0)
-    assert moved.state.phase == "confirm"  # ...and then the process stopped
+    moved = await services.play.act(game.id, player.user_id, await _take(services, game), 0)
+    assert moved.own.phase == "confirm"  # ...and then the process stopped
     ended = await flow.finish_automatic_turn(game.id, "en")
     assert ended is not None and ended.turn_ended and announcer.turns == [ended]
-    other = (await service.game(game.id)).current_player
+    other = (await services.lobby.game(game.id)).current_player
     assert other is not None and other.user_id is not None
-    await service.update_settings(other.user_id, auto_end_turn=False)
-    await service.act(game.id, other.user_id, await _take(service, await service.game(game.id)), 2)
+    await services.people.update_settings(other.user_id, auto_end_turn=False)
+    await services.play.act(
+        game.id, other.user_id, await _take(services, await services.lobby.game(game.id)), 2
+    )
     assert await flow.finish_automatic_turn(game.id, "en") is None  # they want to confirm
 
 
@@ -214,49 +221,49 @@ class FlakyAnnouncer(RecordingAnnouncer):
         super().__init__()
         self.failures = failures
 
-    async def turn_over(self, result: ActResult, locale: str) -> None:
+    async def turn_over(self, result: ActResult, telling: Telling, locale: str) -> None:
         if self.failures:
             self.failures -= 1
             raise RuntimeError("403 Missing Permissions")
-        await super().turn_over(result, locale)
+        await super().turn_over(result, telling, locale)
 
 
-async def _announcements(service: GameService, game_id: int) -> list[TimerRow]:
-    return [t for t in await service.timers_of(game_id) if t.kind == "announce"]
+async def _announcements(services: Services, game_id: int) -> list[TimerRow]:
+    return [t for t in await services.schedule.timers_of(game_id) if t.kind == "announce"]
 
 
-async def test_a_told_turn_leaves_nothing_to_announce(service: GameService) -> None:
-    flow = TurnFlow(service, RecordingAnnouncer())
-    game = await started(service)
+async def test_a_told_turn_leaves_nothing_to_announce(services: Services) -> None:
+    flow = TurnFlow(services, RecordingAnnouncer())
+    game = await started(services)
     player = game.current_player
     assert player is not None and player.user_id is not None
-    await flow.act(game.id, player.user_id, await _take(service, game), 0, locale="en")
-    assert await _announcements(service, game.id) == []
+    await flow.act(game.id, player.user_id, await _take(services, game), 0, locale="en")
+    assert await _announcements(services, game.id) == []
 
 
 async def test_a_refused_announcement_is_kept_and_retried_with_back_off(
-    service: GameService, clock
+    services: Services, clock
 ) -> None:
     announcer = FlakyAnnouncer(failures=2)
-    flow = TurnFlow(service, announcer)
-    game = await started(service)
+    flow = TurnFlow(services, announcer)
+    game = await started(services)
     player = game.current_player
     assert player is not None and player.user_id is not None
-    result = await flow.act(game.id, player.user_id, await _take(service, game), 0, locale="en")
+    result = await flow.act(game.id, player.user_id, await _take(services, game), 0, locale="en")
     assert result.turn_ended and announcer.turns == []  # saved, not told
-    [pending] = await _announcements(service, game.id)
+    [pending] = await _announcements(services, game.id)
     assert pending.version == result.version and pending.due_at == clock.now() + ANNOUNCE_GRACE
     clock.advance(ANNOUNCE_GRACE)
-    [due] = await service.due_timers()
-    assert await service.delete_timer(due.id)
+    [due] = await services.schedule.due_timers()
+    assert await services.schedule.delete_timer(due.id)
     await flow.deliver(due)  # refused again: tried later, waiting longer
-    [again] = await _announcements(service, game.id)
+    [again] = await _announcements(services, game.id)
     assert again.due_at - clock.now() == 2 * ANNOUNCE_GRACE and again.version == result.version
     clock.advance(2 * ANNOUNCE_GRACE)
-    [due] = await service.due_timers()
-    assert await service.delete_timer(due.id)
+    [due] = await services.schedule.due_timers()
+    assert await services.schedule.delete_timer(due.id)
     await flow.deliver(due)
     [told] = announcer.turns
     assert told.version == result.version and told.turn_events == result.turn_events
     assert told.events == result.events and told.seat == result.seat
-    assert await _announcements(service, game.id) == []
+    assert await _announcements(services, game.id) == []

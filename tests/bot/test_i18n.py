@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
-from bot.text import i18n
+from bot.text import i18n, languages
 from render.labels import DEFAULT_LABELS
 
 
@@ -172,3 +173,55 @@ def test_lists_are_joined_the_way_of_the_language() -> None:
     assert i18n.join("pt-BR", ["ana", "bruno"]) == "ana, bruno"
     assert i18n.join("ja", ["ana", "bruno"]) == "ana、bruno"
     assert i18n.join("ja", []) == ""
+
+
+# --- one table of languages ---------------------------------------------------------------------
+
+
+def test_the_languages_table_is_the_one_list_of_languages() -> None:
+    """Every catalogue on disk is a row of the table and every row has a catalogue; the names,
+    directions, plural rules and chosen-only languages all come from the rows."""
+    on_disk = {p.stem for p in (Path(i18n.__file__).parent / "locales").glob("*.json")}
+    assert on_disk == set(i18n.SUPPORTED) == set(languages.BY_CODE)
+    assert i18n.SUPPORTED[0] == i18n.DEFAULT == "en"
+    for language in languages.LANGUAGES:
+        assert i18n.LANGUAGE_NAMES[language.code] == language.name
+        assert i18n.direction(language.code) == language.direction
+        assert (language.code in i18n.CHOSEN_ONLY) == (not language.discord)
+        assert i18n.plural_form(language.code, 1) == ("one" if language.singular else "other")
+        assert len(language.digits) == 10 and language.digits[0] != language.digits[1]
+        for locale in (language.code, *language.discord, *language.aliases):
+            assert i18n.normalise(locale) == language.code, locale
+
+
+async def test_commands_are_translated_for_exactly_the_discord_locales_of_the_table() -> None:
+    """A language's commands reach every Discord client locale its row names, and no other
+    (pt-PT's clients are not sent Brazilian Portuguese); English is the commands' own text."""
+    import discord
+    from discord import app_commands
+
+    from bot.discord_app.translator import CatalogueTranslator, T
+
+    translator = CatalogueTranslator()
+    name = T("cmd.new.name")
+    context = app_commands.TranslationContext(
+        app_commands.TranslationContextLocation.command_name, None
+    )
+    wanted = {
+        locale: language.code for language in languages.LANGUAGES[1:] for locale in language.discord
+    }
+    assert wanted  # some language besides English has a Discord client
+    for locale in discord.Locale:
+        got = await translator.translate(name, locale, context)
+        if locale.value in wanted:
+            assert got == i18n.catalogue(wanted[locale.value])["cmd.new.name"], locale
+        else:
+            assert got is None, locale
+
+
+def test_a_new_language_row_reaches_the_commands(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Adding a language is a row (and its catalogue): the translator's locales follow it."""
+    german = languages.Language("de", "Deutsch", ("de",))
+    monkeypatch.setattr(languages, "LANGUAGES", (*languages.LANGUAGES, german))
+    assert languages.translated_discord_locales()["de"] == "de"
+    assert languages.spellings()["de"] == "de"

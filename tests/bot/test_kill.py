@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from bot.core.service import GameService
+from bot.core.services import Services
 from bot.core.store import Store
 from bot.core.verify import verify_database
 
@@ -58,12 +58,12 @@ async def test_sigkill_loses_no_acknowledged_action(tmp_path: Path) -> None:
         acked += _run_and_kill(db, round_no, rng)
         store = await Store.open(db)  # a restart: recovery from the WAL, migrations no-op
         try:
-            service = GameService(store)
+            services = Services.build(store)
             logs: dict[int, dict[int, dict]] = {}
             for game_id in {g for g, _, _ in acked}:
                 async with store.read() as tx:
                     logs[game_id] = {r.seq: r.action for r in await tx.actions(game_id)}
-                game = await service.game(game_id)
+                game = await services.lobby.game(game_id)
                 assert sorted(logs[game_id]) == list(range(1, game.version + 1))
             for game_id, seq, action in acked:
                 assert logs[game_id].get(seq) == json.loads(action), (game_id, seq)

@@ -21,12 +21,12 @@ from sentry_sdk.transport import Transport
 from service_helpers import add_timer
 
 from bot.config import ConfigError, load_settings
-from bot.core import errors_reporting, logs
 from bot.core.clock import ManualClock
 from bot.core.errors import NotYourTurn
 from bot.core.records import TimerRow
-from bot.core.service import GameService
+from bot.core.services import Services
 from bot.discord_app.context import handling, note_game
+from bot.ops import errors_reporting, logs
 from bot.turns.timers import TimerDispatcher
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -177,18 +177,18 @@ async def test_tasks_started_while_handling_keep_its_fields(capture: Capture) ->
 
 
 async def test_what_a_timer_handler_logs_names_the_timer_and_its_game(
-    capture: Capture, service: GameService, clock: ManualClock
+    capture: Capture, services: Services, clock: ManualClock
 ) -> None:
     stream = capture("json", "INFO")
-    game = await service.create_game(channel_id=500, host_id=1, host_name="Ana", guild_id=9)
-    await service.join(game.id, 2, "Bruno")
-    await service.start(game.id, 1)
+    game = await services.lobby.create_game(channel_id=500, host_id=1, host_name="Ana", guild_id=9)
+    await services.lobby.join(game.id, 2, "Bruno")
+    await services.lobby.start(game.id, 1)
 
     async def handle(timer: TimerRow) -> None:
         logging.getLogger("alhambra.notify").info("reminding")
 
-    await add_timer(service, game.id, "reminder", clock.now(), seat=0)
-    assert await TimerDispatcher(service, {"reminder": handle}).run_due() == 1
+    await add_timer(services, game.id, "reminder", clock.now(), seat=0)
+    assert await TimerDispatcher(services, {"reminder": handle}).run_due() == 1
     logging.getLogger("alhambra.timers").info("the loop goes on")
     reminding, after = lines(stream)
     assert (reminding["timer"], reminding["game"]) == ("reminder", game.id)

@@ -15,7 +15,7 @@ from service_helpers import dump
 from bot.core.clock import at_ms
 from bot.core.errors import DatabaseError, DatabaseTooNew
 from bot.core.migrate import load_migrations, migrate, schema_version, split_statements
-from bot.core.service import GameService
+from bot.core.services import Services
 from bot.core.store import Store
 from bot.core.verify import verify_database
 from engine import Undo, action_to_json, new_game
@@ -279,6 +279,11 @@ def _seed_level_15(conn: sqlite3.Connection) -> dict[str, object]:
     return {}
 
 
+def _seed_level_16(conn: sqlite3.Connection) -> dict[str, object]:
+    conn.execute("UPDATE games SET view_channel_id = 4242 WHERE id = 3")
+    return {}
+
+
 SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
     1: _seed_level_1,
     2: _seed_level_2,
@@ -295,6 +300,7 @@ SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
     13: _seed_level_13,
     14: _seed_level_14,
     15: _seed_level_15,
+    16: _seed_level_16,
 }
 
 
@@ -368,31 +374,41 @@ async def test_upgrade_from_every_earlier_step_keeps_the_data(
             assert [r[:width] for r in after[table]] == rows
         assert sorted(r[0] for r in after["schema_migrations"]) == list(range(1, LATEST + 1))
         if start >= 1:
-            service = GameService(store)
-            running = await service.game(2)
+            services = Services.build(store)
+            running = await services.lobby.game(2)
             assert running.status == "active" and running.version == 25
             if start < 2:
                 assert running.turn_started_at is not None  # 0002 backfilled the turn clock
-            assert (await service.game(3)).status == "finished"
+            assert (await services.lobby.game(3)).status == "finished"
             player = running.current_player
             assert player is not None and player.user_id is not None
-            view = await service.view(2, player.user_id)
-            result = await service.act(2, player.user_id, view.view.legal[0], 25)
+            view = await services.play.view(2, player.user_id)
+            result = await services.play.act(2, player.user_id, view.view.legal[0], 25)
             assert result.version == 26
-            lobby = await service.join(1, 77, "Late")
+            lobby = await services.lobby.join(1, 77, "Late")
             assert [s.name for s in lobby.seats] == ["Ann", "Late"]
-            rules = await service.deadline_rules(2)  # a game from before 0014 stands in normal
+            # a game from before 0016: who may see it is not known until the bot asks Discord
+            assert running.view_channel_id is None
+            assert [g for g, _, _ in await services.archive.games_without_view_channel()] == [2, 3]
+            rules = await services.schedule.deadline_rules(
+                2
+            )  # a game from before 0014 stands in normal
             assert rules.stand_in == ("expert" if start >= 14 else "normal")
             if start >= 5:
                 assert (rules.policy, rules.missed_limit) == ("skip", 2)
         if start >= 2:
-            assert (await GameService(store).settings(1)).locale == "de"
-            timers = await GameService(store).timers_of(2)
+            assert (await Services.build(store).people.settings(1)).locale == "de"
+            timers = await Services.build(store).schedule.timers_of(2)
             assert "reminder" in {t.kind for t in timers}  # they came through the rebuilds
             # timers from before 0015 have failed no attempt yet; a computer's retry is a kind
-            assert all(t.attempts == 0 for t in timers if t.kind != "computer")
-            await GameService(store).computers_later(2, at_ms(99_000), 3)
-            retry = [t for t in await GameService(store).timers_of(2) if t.kind == "computer"]
+            if start < 15:
+                assert all(t.attempts == 0 for t in timers)
+            else:
+                assert {(t.kind, t.attempts) for t in timers} >= {("reminder", 1), ("computer", 2)}
+            await Services.build(store).schedule.computers_later(2, at_ms(99_000), 3)
+            retry = [
+                t for t in await Services.build(store).schedule.timers_of(2) if t.kind == "computer"
+            ]
             assert [(t.due_at, t.attempts) for t in retry] == [(at_ms(99_000), 3)]
     finally:
         await store.close()

@@ -27,7 +27,7 @@ from bot.__main__ import main
 from bot.core.db.sqlite import unusable
 from bot.core.errors import DatabaseError
 from bot.core.migrate import load_migrations
-from bot.core.service import GameService
+from bot.core.services import Services
 from bot.core.store import Store
 from bot.core.verify import health_of
 
@@ -49,9 +49,9 @@ def folder() -> Iterator[Path]:
 
 async def _database(path: Path, games: int = 1, first: int = 1) -> Path:
     store = await Store.open(path)
-    service = GameService(store)
+    services = Services.build(store)
     for channel in range(first, first + games):
-        await service.create_game(channel_id=channel, host_id=1, host_name="Ann")
+        await services.lobby.create_game(channel_id=channel, host_id=1, host_name="Ann")
     await store.close()
     return path
 
@@ -208,7 +208,7 @@ async def test_restore_puts_a_backup_in_place_for_the_bot(
     assert code == 0, err
     store = await Store.open(db)
     try:
-        assert [g.game.id for g in await GameService(store).my_games(1)] == [1, 2]
+        assert [g.game.id for g in await Services.build(store).people.my_games(1)] == [1, 2]
     finally:
         await store.close()
 

@@ -14,7 +14,7 @@ from service_helpers import dump, random_move, started
 
 from bot.__main__ import main
 from bot.core.clock import ManualClock
-from bot.core.service import GameService
+from bot.core.services import Services
 from bot.core.store import Store
 from bot.core.verify import verify_database
 
@@ -33,10 +33,10 @@ async def _play(
     """A game of Ann and Bob in channel 1 dealt from `seed`, `moves` moves in; its id."""
     store = await Store.open(target)
     try:
-        service = GameService(store, clock or ManualClock(), seed_source=lambda: seed)
-        game = await started(service)
+        services = Services.build(store, clock or ManualClock(), seed_source=lambda: seed)
+        game = await started(services)
         for _ in range(moves):
-            await random_move(service, game.id, rng)
+            await random_move(services, game.id, rng)
         return game.id
     finally:
         await store.close()
@@ -52,10 +52,10 @@ async def _more(
     """`moves` more moves of a game, a second apart."""
     store = await Store.open(target)
     try:
-        service = GameService(store, clock)
+        services = Services.build(store, clock)
         for _ in range(moves):
             clock.advance(1)
-            await random_move(service, game_id, rng)
+            await random_move(services, game_id, rng)
     finally:
         await store.close()
 
@@ -145,32 +145,32 @@ def test_the_same_game_further_on_in_the_file_is_mirrored(
 
     async def lobby_then_more(step: int) -> None:
         store = await Store.open(source)
-        service = GameService(store, clock, seed_source=lambda: 11)
+        services = Services.build(store, clock, seed_source=lambda: 11)
         rng = random.Random(5)
         try:
             if step == 0:
-                game = await service.create_game(
+                game = await services.lobby.create_game(
                     channel_id=1, host_id=101, host_name="Ann", guild_id=7
                 )
-                await service.join(game.id, 102, "Bob")
-                await service.join(game.id, 103, "Carol")
+                await services.lobby.join(game.id, 102, "Bob")
+                await services.lobby.join(game.id, 103, "Carol")
                 return
             if step == 1:
                 clock.advance(timedelta(minutes=5))
-                await service.leave(1, 103)
-                await service.join(1, 104, "Dave")
-                await service.start(1, 101)
+                await services.lobby.leave(1, 103)
+                await services.lobby.join(1, 104, "Dave")
+                await services.lobby.start(1, 101)
             for _ in range(8):
                 clock.advance(1)
-                await random_move(service, 1, rng)
+                await random_move(services, 1, rng)
             if step == 2:
-                bob = (await service.game(1)).seat_of(102)
+                bob = (await services.lobby.game(1)).seat_of(102)
                 assert bob is not None and bob.seat is not None
-                await service.hand_over(1, bob.seat)
+                await services.play.hand_over(1, bob.seat)
                 for _ in range(4):
                     clock.advance(1)
-                    await random_move(service, 1, rng)
-                await service.abandon(1, 101, is_manager=True)
+                    await random_move(services, 1, rng)
+                await services.lobby.abandon(1, 101, is_manager=True)
         finally:
             await store.close()
 

@@ -24,7 +24,7 @@ from bot.core.db.postgres import dollar_params, migrate_postgres
 from bot.core.db.postgres_reads import run_apart
 from bot.core.errors import DatabaseTooNew
 from bot.core.migrate import load_migrations
-from bot.core.service import GameService
+from bot.core.services import Services
 from bot.core.store import Store
 from bot.core.verify import verify_database
 from engine import Undo, action_to_json, new_game
@@ -232,16 +232,16 @@ async def test_port_db_catches_up_and_the_copy_plays_on(
 ) -> None:
     source = tmp_path / "games.sqlite3"
     store = await Store.open(source)
-    service = GameService(store, ManualClock(), seed_source=lambda: 11)
+    services = Services.build(store, ManualClock(), seed_source=lambda: 11)
     rng = random.Random(2)
-    game = await started(service)
+    game = await started(services)
     for _ in range(10):
-        await random_move(service, game.id, rng)
+        await random_move(services, game.id, rng)
     assert await asyncio.to_thread(main, ["port-db", str(source), fresh_postgres_url]) == 0
     for _ in range(10):  # the bot played on before the switch: a second run catches up
-        await random_move(service, game.id, rng)
-    await service.set_turn_timers(
-        game.id, [("reminder", service.clock.now() + timedelta(hours=1), 0)], kinds=("reminder",)
+        await random_move(services, game.id, rng)
+    await services.schedule.set_turn_timers(
+        game.id, [("reminder", services.clock.now() + timedelta(hours=1), 0)], kinds=("reminder",)
     )
     await store.close()
     assert await asyncio.to_thread(main, ["port-db", str(source), fresh_postgres_url]) == 0
@@ -250,8 +250,8 @@ async def test_port_db_catches_up_and_the_copy_plays_on(
     assert "games: 1 rows; 0 added, 1 changed" in out
     copy = await Store.open(fresh_postgres_url)
     try:
-        moved = GameService(copy, ManualClock())
-        assert (await moved.game(game.id)).version == 20
+        moved = Services.build(copy, ManualClock())
+        assert (await moved.lobby.game(game.id)).version == 20
         await random_move(moved, game.id, rng)  # the copy is a working database
         second = await started(moved, channel=99)
         assert second.id == game.id + 1  # ids continue after the copied ones
@@ -267,7 +267,7 @@ def test_port_db_refuses_what_is_not_a_copy_and_explains_its_arguments(
 
     async def other_game() -> None:
         store = await Store.open(postgres_url)
-        await started(GameService(store, ManualClock()), channel=3)
+        await started(Services.build(store, ManualClock()), channel=3)
         await store.close()
 
     asyncio.run(other_game())
@@ -285,43 +285,45 @@ def test_port_db_refuses_what_is_not_a_copy_and_explains_its_arguments(
 
 
 async def test_a_lease_is_one_holder_s_until_it_expires_or_is_dropped(
-    service: GameService,
+    services: Services,
 ) -> None:
-    clock = service.clock
+    clock = services.clock
     assert isinstance(clock, ManualClock)
-    assert await service.take_lease("sync", "a", 60)
-    assert not await service.take_lease("sync", "b", 60)
-    assert await service.lease_holder("sync") == "a"
-    assert await service.take_lease("sync", "a", 60)  # renewed by its holder
+    assert await services.schedule.take_lease("sync", "a", 60)
+    assert not await services.schedule.take_lease("sync", "b", 60)
+    assert await services.schedule.lease_holder("sync") == "a"
+    assert await services.schedule.take_lease("sync", "a", 60)  # renewed by its holder
     clock.advance(timedelta(seconds=61))
-    assert await service.lease_holder("sync") is None
-    assert await service.take_lease("sync", "b", 60)  # expired: anyone's
-    assert not await service.drop_lease("sync", "a")
-    assert await service.drop_lease("sync", "b")
-    assert await service.take_lease("sync", "a", 60)
+    assert await services.schedule.lease_holder("sync") is None
+    assert await services.schedule.take_lease("sync", "b", 60)  # expired: anyone's
+    assert not await services.schedule.drop_lease("sync", "a")
+    assert await services.schedule.drop_lease("sync", "b")
+    assert await services.schedule.take_lease("sync", "a", 60)
 
 
-async def test_claimed_timers_are_nobody_else_s_until_the_lease_ends(service: GameService) -> None:
+async def test_claimed_timers_are_nobody_else_s_until_the_lease_ends(services: Services) -> None:
     from service_helpers import add_timer
 
-    clock = service.clock
+    clock = services.clock
     assert isinstance(clock, ManualClock)
-    game = await started(service)
-    timer = await add_timer(service, game.id, "reminder", clock.now())
-    [claimed] = await service.claim_timers("a", lease=timedelta(seconds=30))
+    game = await started(services)
+    timer = await add_timer(services, game.id, "reminder", clock.now())
+    [claimed] = await services.schedule.claim_timers("a", lease=timedelta(seconds=30))
     assert claimed.id == timer
-    assert await service.claim_timers("b", lease=timedelta(seconds=30)) == []
-    assert await service.due_timers() == []
-    assert await service.next_timer_due() == clock.now() + timedelta(seconds=30)
+    assert await services.schedule.claim_timers("b", lease=timedelta(seconds=30)) == []
+    assert await services.schedule.due_timers() == []
+    assert await services.schedule.next_timer_due() == clock.now() + timedelta(seconds=30)
     clock.advance(timedelta(seconds=31))
-    [again] = await service.claim_timers("b", lease=timedelta(seconds=30))
+    [again] = await services.schedule.claim_timers("b", lease=timedelta(seconds=30))
     assert again.id == timer
-    assert not await service.finish_timer(timer, "a")  # "a" lost it with its lease
-    assert await service.finish_timer(timer, "b")
-    timer = await add_timer(service, game.id, "reminder", clock.now())
-    await service.claim_timers("a", lease=timedelta(seconds=30))
-    assert await service.release_timers("a") == 1  # "a" stops: the timer is free at once
-    assert [t.id for t in await service.claim_timers("b", lease=timedelta(seconds=30))] == [timer]
+    assert not await services.schedule.finish_timer(timer, "a")  # "a" lost it with its lease
+    assert await services.schedule.finish_timer(timer, "b")
+    timer = await add_timer(services, game.id, "reminder", clock.now())
+    await services.schedule.claim_timers("a", lease=timedelta(seconds=30))
+    assert await services.schedule.release_timers("a") == 1  # "a" stops: the timer is free at once
+    assert [
+        t.id for t in await services.schedule.claim_timers("b", lease=timedelta(seconds=30))
+    ] == [timer]
 
 
 # --- a role of the operator's own: rights and passwords -----------------------------------------

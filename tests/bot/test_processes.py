@@ -15,7 +15,7 @@ from pathlib import Path
 from service_helpers import HOST, dump, started
 
 from bot.core.clock import SystemClock
-from bot.core.service import GameService
+from bot.core.services import Services
 from bot.core.store import Store
 from bot.core.verify import verify_database
 
@@ -51,9 +51,9 @@ def _together(go: Path, procs: list[subprocess.Popen[str]]) -> list[dict[str, ob
 
 
 async def test_racing_processes_apply_one_act_per_version(
-    service: GameService, db_target: str, tmp_path: Path
+    services: Services, db_target: str, tmp_path: Path
 ) -> None:
-    game = await started(service)
+    game = await started(services)
     rounds = 12
     go = tmp_path / "go"
     procs = [
@@ -65,17 +65,17 @@ async def test_racing_processes_apply_one_act_per_version(
     outdated = sum(int(out["outdated"]) for out in outs)  # type: ignore[call-overload]
     assert outdated == PROCESSES * 50 * rounds - rounds  # every other click was told so
     assert [r[1] for r in sorted(dump(db_target)["actions"])] == list(range(1, rounds + 1))
-    assert (await service.game(game.id)).version == rounds
+    assert (await services.lobby.game(game.id)).version == rounds
     report = verify_database(db_target)
     assert report.ok, report.problems
 
 
 async def test_due_timers_fire_once_each_across_processes(
-    service: GameService, db_target: str, tmp_path: Path
+    services: Services, db_target: str, tmp_path: Path
 ) -> None:
-    games = [await started(service, channel=c) for c in range(1, 11)]
-    due = service.clock.now() - timedelta(minutes=1)
-    async with service.store.write() as tx:
+    games = [await started(services, channel=c) for c in range(1, 11)]
+    due = services.clock.now() - timedelta(minutes=1)
+    async with services.store.write() as tx:
         for i in range(5000):
             await tx.insert_timer(
                 games[i % len(games)].id,
@@ -91,35 +91,35 @@ async def test_due_timers_fire_once_each_across_processes(
     fired = [t for out in outs for t in out["fired"]]  # type: ignore[attr-defined]
     assert len(fired) == 5000 and len(set(fired)) == 5000, "each timer fired exactly once"
     assert all(out["fired"] for out in outs), "the work was shared"
-    async with service.store.read() as tx:
+    async with services.store.read() as tx:
         assert (await tx.rows("SELECT COUNT(*) FROM timers"))[0][0] == 0
 
 
-async def _waiting_twice(db_target: str) -> tuple[Store, GameService, list[int], int]:
+async def _waiting_twice(db_target: str) -> tuple[Store, Services, list[int], int]:
     """A user whose turn it is in two games (on the real clock, as the processes' is)."""
     store = await Store.open(db_target)
-    service = GameService(store, SystemClock())
+    services = Services.build(store, SystemClock())
     by_user: dict[int, list[int]] = {}
     for channel in range(1, 20):  # whoever starts is drawn: play on until one user has two
-        game = await started(service, channel=channel)
+        game = await started(services, channel=channel)
         assert game.current_player is not None and game.current_player.user_id is not None
         user = game.current_player.user_id
         by_user.setdefault(user, []).append(game.id)
         if len(by_user[user]) == 2:
             others = [g for u, ids in by_user.items() if u != user for g in ids]
             for other in others:  # only these two games are waiting on anyone
-                await service.abandon(other, HOST)
-            return store, service, by_user[user], user
+                await services.lobby.abandon(other, HOST)
+            return store, services, by_user[user], user
     raise AssertionError("no user started twice in 19 games")
 
 
-async def _due_reminders(service: GameService, game_ids: list[int]) -> list[int]:
-    now = service.clock.now() - timedelta(seconds=1)
+async def _due_reminders(services: Services, game_ids: list[int]) -> list[int]:
+    now = services.clock.now() - timedelta(seconds=1)
     ids = []
     for game_id in game_ids:
-        game = await service.game(game_id)
+        game = await services.lobby.game(game_id)
         assert game.current_player is not None
-        ids += await service.set_turn_timers(
+        ids += await services.schedule.set_turn_timers(
             game_id, [("reminder", now, game.current_player.seat)], kinds=("reminder",)
         )
     return ids
@@ -128,10 +128,10 @@ async def _due_reminders(service: GameService, game_ids: list[int]) -> list[int]
 async def test_a_killed_claimant_s_timer_fires_again_after_its_lease(
     db_target: str, tmp_path: Path
 ) -> None:
-    store, service, game_ids, user = await _waiting_twice(db_target)
+    store, services, game_ids, user = await _waiting_twice(db_target)
     game_id = game_ids[0]
     try:
-        [timer_id] = await _due_reminders(service, [game_id])
+        [timer_id] = await _due_reminders(services, [game_id])
         dms, go = tmp_path / "dms.txt", tmp_path / "go"
         first = _spawn("remind", db_target, str(go), str(dms), "before")
         go.touch()
@@ -140,28 +140,28 @@ async def test_a_killed_claimant_s_timer_fires_again_after_its_lease(
         first.send_signal(signal.SIGKILL)  # dies holding the lease, the timer not handled
         first.communicate(timeout=30)
         assert first.returncode == -signal.SIGKILL
-        assert timer_id in [t.id for t in await service.timers_of(game_id)]
-        assert await service.claim_timers("someone", lease=timedelta(seconds=10)) == []
+        assert timer_id in [t.id for t in await services.schedule.timers_of(game_id)]
+        assert await services.schedule.claim_timers("someone", lease=timedelta(seconds=10)) == []
 
         second = _spawn("remind", db_target, str(tmp_path / "go2"), str(dms), "no")
         [out] = _together(tmp_path / "go2", [second])
         assert out == {"fired": 1}, "the timer fired again once the lease ran out"
         assert dms.read_text().splitlines() == [f"reminder {user} {sorted(game_ids)}"]
-        timers = await service.timers_of(game_id)
+        timers = await services.schedule.timers_of(game_id)
         assert timer_id not in [t.id for t in timers], "the second firing finished it"
         assert [t.kind for t in timers] == ["reminder"]  # the next reminder, after the gap
-        assert timers[0].due_at > service.clock.now() + timedelta(hours=1)
+        assert timers[0].due_at > services.clock.now() + timedelta(hours=1)
     finally:
         await store.close()
 
 
 async def test_two_processes_reminding_one_user_send_one_dm(db_target: str, tmp_path: Path) -> None:
     """Both of a user's games have a reminder due; two processes fire them at once."""
-    store, service, game_ids, user = await _waiting_twice(db_target)
+    store, services, game_ids, user = await _waiting_twice(db_target)
     try:
         dms, go = tmp_path / "dms.txt", tmp_path / "go"
         for _ in range(3):  # three rounds, each with a fresh pair of due reminders
-            await _due_reminders(service, game_ids)
+            await _due_reminders(services, game_ids)
             async with store.write() as tx:  # as if the last reminder were long ago
                 await tx.run("UPDATE notify_settings SET last_reminder_at = NULL")
             procs = [_spawn("remind", db_target, str(go), str(dms), "no") for _ in range(2)]

@@ -12,31 +12,31 @@ from service_helpers import sqlite_only
 from bot.__main__ import main
 from bot.core.errors import RatedNeedsPeople
 from bot.core.ratings import new_rating, rate, rated_result
-from bot.core.service import GameService
+from bot.core.services import Services
 from engine import Game, Undo
 
 ANA, BRUNO, CARLA = 21, 22, 23
 
 
 async def _play(
-    service: GameService, users: list[int], *, guild: int, rated: bool, seed: int
+    services: Services, users: list[int], *, guild: int, rated: bool, seed: int
 ) -> list[int]:
     """A whole game; returns the users in the order they finished (ranks)."""
-    game = await service.create_game(
+    game = await services.lobby.create_game(
         channel_id=guild * 100 + seed, host_id=users[0], host_name="P0", guild_id=guild, rated=rated
     )
     for i, user in enumerate(users[1:], start=1):
-        await service.join(game.id, user, f"P{i}")
-    info = (await service.start(game.id, users[0])).game
+        await services.lobby.join(game.id, user, f"P{i}")
+    info = (await services.lobby.start(game.id, users[0])).game
     rng = random.Random(seed)
     while info.status == "active":
         player = info.current_player
         assert player is not None and player.user_id is not None
-        legal = (await service.view(info.id, player.user_id)).view.legal
+        legal = (await services.play.view(info.id, player.user_id)).view.legal
         move = rng.choice([a for a in legal if not isinstance(a, Undo)])
-        result = await service.act(info.id, player.user_id, move, info.version)
+        result = await services.play.act(info.id, player.user_id, move, info.version)
         info = result.game
-    ranks = result.state.ranks
+    ranks = result.public.ranks
     assert ranks is not None
     return [info.at_seat(seat).user_id for seat in sorted(range(len(ranks)), key=ranks.__getitem__)]  # type: ignore[union-attr]
 
@@ -53,32 +53,34 @@ def test_ratings_follow_the_result_and_start_fresh() -> None:
 
 
 @sqlite_only  # whole games are slow to play; the SQL is the same on both engines
-async def test_a_rated_game_moves_exactly_its_players(service: GameService) -> None:
-    order = await _play(service, [ANA, BRUNO], guild=1, rated=True, seed=1)
-    board = dict(await service.leaderboard(1))
+async def test_a_rated_game_moves_exactly_its_players(services: Services) -> None:
+    order = await _play(services, [ANA, BRUNO], guild=1, rated=True, seed=1)
+    board = dict(await services.archive.leaderboard(1))
     assert set(board) == {ANA, BRUNO}
     assert board[order[0]].mu > board[order[1]].mu and board[ANA].games == 1
-    await _play(service, [ANA, CARLA], guild=1, rated=False, seed=2)  # unrated: nobody moves
-    assert dict(await service.leaderboard(1)) == board
-    await _play(service, [BRUNO, CARLA], guild=2, rated=True, seed=3)  # another server's
-    assert dict(await service.leaderboard(1)) == board
-    assert {u for u, _ in await service.leaderboard(2)} == {BRUNO, CARLA}
+    await _play(services, [ANA, CARLA], guild=1, rated=False, seed=2)  # unrated: nobody moves
+    assert dict(await services.archive.leaderboard(1)) == board
+    await _play(services, [BRUNO, CARLA], guild=2, rated=True, seed=3)  # another server's
+    assert dict(await services.archive.leaderboard(1)) == board
+    assert {u for u, _ in await services.archive.leaderboard(2)} == {BRUNO, CARLA}
 
-    stored = {g: dict(await service.leaderboard(g)) for g in (1, 2)}
-    assert await service.rebuild_ratings() == 2
-    assert {g: dict(await service.leaderboard(g)) for g in (1, 2)} == stored  # the same floats
+    stored = {g: dict(await services.archive.leaderboard(g)) for g in (1, 2)}
+    assert await services.archive.rebuild_ratings() == 2
+    assert {
+        g: dict(await services.archive.leaderboard(g)) for g in (1, 2)
+    } == stored  # the same floats
 
 
-async def test_a_rated_lobby_is_for_people_only(service: GameService) -> None:
-    game = await service.create_game(
+async def test_a_rated_lobby_is_for_people_only(services: Services) -> None:
+    game = await services.lobby.create_game(
         channel_id=5, host_id=ANA, host_name="Ana", guild_id=1, rated=True
     )
     assert game.rated
     with pytest.raises(RatedNeedsPeople):
-        await service.add_computer(game.id, ANA, "easy")
-    unrated = await service.set_rated(game.id, ANA, False)
+        await services.lobby.add_computer(game.id, ANA, "easy")
+    unrated = await services.lobby.set_rated(game.id, ANA, False)
     assert not unrated.rated
-    assert len((await service.add_computer(game.id, ANA, "easy")).seats) == 2
+    assert len((await services.lobby.add_computer(game.id, ANA, "easy")).seats) == 2
 
 
 def test_the_rebuild_command(db_target: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -97,132 +99,140 @@ def test_seats_lost_count_as_last_place_and_an_abandoned_game_ties_the_rest() ->
     assert rated_result({}, [1, 2], {10: 0, 11: 1}) is None
 
 
-async def _rated_lobby(service: GameService, users: list[int], channel: int) -> int:
-    game = await service.create_game(
+async def _rated_lobby(services: Services, users: list[int], channel: int) -> int:
+    game = await services.lobby.create_game(
         channel_id=channel, host_id=users[0], host_name="P0", guild_id=1, rated=True
     )
     for i, user in enumerate(users[1:], start=1):
-        await service.join(game.id, user, f"P{i}")
-    return (await service.start(game.id, users[0])).game.id
+        await services.lobby.join(game.id, user, f"P{i}")
+    return (await services.lobby.start(game.id, users[0])).game.id
 
 
-async def _play_out(service: GameService, game_id: int, seed: int) -> Game:
+async def _play_out(services: Services, game_id: int, seed: int) -> Game:
     """Every remaining move, people's and computers' alike, picked at random."""
     rng = random.Random(seed)
-    info = await service.game(game_id)
+    info = await services.lobby.game(game_id)
     while info.status == "active":
         player = info.current_player
         assert player is not None and player.seat is not None
-        view = (await service.seat_view(game_id, player.seat)).view
+        view = (await services.play.seat_view(game_id, player.seat)).view
         move = rng.choice([a for a in view.legal if not isinstance(a, Undo)])
         if player.user_id is None:
-            info = (await service.act_for_computer(game_id, player.seat, move, info.version)).game
+            info = (
+                await services.play.act_for_computer(game_id, player.seat, move, info.version)
+            ).game
         else:
-            info = (await service.act(game_id, player.user_id, move, info.version)).game
-    async with service.store.read() as tx:
+            info = (await services.play.act(game_id, player.user_id, move, info.version)).game
+    async with services.store.read() as tx:
         snapshot = await tx.snapshot(game_id)
     assert snapshot is not None
     return Game.from_json(snapshot)
 
 
 @sqlite_only  # whole games are slow to play; the SQL is the same on both engines
-async def test_a_seat_lost_to_the_deadlines_counts_as_last_place(service: GameService) -> None:
-    game_id = await _rated_lobby(service, [ANA, BRUNO, CARLA], channel=50)
-    info = await service.game(game_id)
+async def test_a_seat_lost_to_the_deadlines_counts_as_last_place(services: Services) -> None:
+    game_id = await _rated_lobby(services, [ANA, BRUNO, CARLA], channel=50)
+    info = await services.lobby.game(game_id)
     lost = info.seat_of(BRUNO)
     assert lost is not None and lost.seat is not None
-    await service.hand_over(game_id, lost.seat, "easy")
-    assert await service.forfeits(game_id) == {BRUNO: lost.seat}
-    final = await _play_out(service, game_id, seed=4)
+    await services.play.hand_over(game_id, lost.seat, "easy")
+    assert await services.archive.forfeits(game_id) == {BRUNO: lost.seat}
+    final = await _play_out(services, game_id, seed=4)
     assert final.ranks is not None
-    board = dict(await service.leaderboard(1))
+    board = dict(await services.archive.leaderboard(1))
     assert set(board) == {ANA, BRUNO, CARLA}  # the computer in Bruno's seat is nobody's rating
     assert all(r.games == 1 for r in board.values())
     kept = sorted((ANA, CARLA), key=lambda u: final.ranks[info.seat_of(u).seat])  # type: ignore[index,union-attr]
     # Bruno is last whatever his seat scored; the others in their finishing order
     assert board[kept[0]].mu > board[kept[1]].mu > board[BRUNO].mu
 
-    stored = dict(await service.leaderboard(1))
-    assert await service.rebuild_ratings() == 1
-    assert dict(await service.leaderboard(1)) == stored
+    stored = dict(await services.archive.leaderboard(1))
+    assert await services.archive.rebuild_ratings() == 1
+    assert dict(await services.archive.leaderboard(1)) == stored
 
 
-async def test_ending_a_running_rated_game_puts_its_host_last(service: GameService) -> None:
-    game_id = await _rated_lobby(service, [ANA, BRUNO, CARLA], channel=51)
-    await service.abandon(game_id, ANA)
-    assert await service.forfeits(game_id) == {ANA: (await service.game(game_id)).seat_of(ANA).seat}  # type: ignore[union-attr]
-    board = dict(await service.leaderboard(1))
+async def test_ending_a_running_rated_game_puts_its_host_last(services: Services) -> None:
+    game_id = await _rated_lobby(services, [ANA, BRUNO, CARLA], channel=51)
+    await services.lobby.abandon(game_id, ANA)
+    assert await services.archive.forfeits(game_id) == {
+        ANA: (await services.lobby.game(game_id)).seat_of(ANA).seat
+    }  # type: ignore[union-attr]
+    board = dict(await services.archive.leaderboard(1))
     assert board[BRUNO].mu == pytest.approx(board[CARLA].mu)  # the others tie for first
     assert board[CARLA].mu > board[ANA].mu
 
     # agreed to by most: nobody at fault, nobody moves; a manager's stop likewise
-    voted = await _rated_lobby(service, [ANA, BRUNO], channel=52)
-    await service.vote(voted, ANA, "abandon")
-    assert (await service.vote(voted, BRUNO, "abandon")).passed
-    stopped = await _rated_lobby(service, [BRUNO, CARLA], channel=53)
-    await service.abandon(stopped, 999, is_manager=True)
-    assert await service.forfeits(stopped) == {}
-    assert dict(await service.leaderboard(1)) == board
+    voted = await _rated_lobby(services, [ANA, BRUNO], channel=52)
+    await services.play.vote(voted, ANA, "abandon")
+    assert (await services.play.vote(voted, BRUNO, "abandon")).passed
+    stopped = await _rated_lobby(services, [BRUNO, CARLA], channel=53)
+    await services.lobby.abandon(stopped, 999, is_manager=True)
+    assert await services.archive.forfeits(stopped) == {}
+    assert dict(await services.archive.leaderboard(1)) == board
 
     # a lobby has no result to abandon; an unrated game records the lost seat and rates no one
-    lobby = await service.create_game(
+    lobby = await services.lobby.create_game(
         channel_id=54, host_id=ANA, host_name="Ana", guild_id=1, rated=True
     )
-    await service.abandon(lobby.id, ANA)
-    plain = await service.create_game(channel_id=55, host_id=ANA, host_name="Ana", guild_id=1)
-    await service.join(plain.id, BRUNO, "Bruno")
-    await service.start(plain.id, ANA)
-    await service.abandon(plain.id, ANA)
-    assert ANA in await service.forfeits(plain.id)
-    assert dict(await service.leaderboard(1)) == board
+    await services.lobby.abandon(lobby.id, ANA)
+    plain = await services.lobby.create_game(
+        channel_id=55, host_id=ANA, host_name="Ana", guild_id=1
+    )
+    await services.lobby.join(plain.id, BRUNO, "Bruno")
+    await services.lobby.start(plain.id, ANA)
+    await services.lobby.abandon(plain.id, ANA)
+    assert ANA in await services.archive.forfeits(plain.id)
+    assert dict(await services.archive.leaderboard(1)) == board
 
-    assert await service.rebuild_ratings() == 1  # only the game the host ended
-    assert dict(await service.leaderboard(1)) == board
+    assert await services.archive.rebuild_ratings() == 1  # only the game the host ended
+    assert dict(await services.archive.leaderboard(1)) == board
 
 
-async def _play_scoring_rounds(service: GameService, game_id: int, rounds: int, seed: int) -> Game:
+async def _play_scoring_rounds(services: Services, game_id: int, rounds: int, seed: int) -> Game:
     """Random moves until `rounds` scoring rounds are held; returns the game then."""
     rng = random.Random(seed)
     while True:
-        async with service.store.read() as tx:
+        async with services.store.read() as tx:
             snapshot = await tx.snapshot(game_id)
         assert snapshot is not None
         state = Game.from_json(snapshot)
         if len(state.scoring_rounds) >= rounds:
             return state
-        info = await service.game(game_id)
+        info = await services.lobby.game(game_id)
         player = info.current_player
         assert not state.is_over and player is not None and player.user_id is not None
         move = rng.choice([a for a in state.legal_actions() if not isinstance(a, Undo)])
-        await service.act(game_id, player.user_id, move, info.version)
+        await services.play.act(game_id, player.user_id, move, info.version)
 
 
-async def test_the_players_behind_cannot_vote_a_rated_result_away(service: GameService) -> None:
+async def test_the_players_behind_cannot_vote_a_rated_result_away(services: Services) -> None:
     """Abandoning a rated game by vote needs every player: an abandoned game rates nobody who
     played on, so the two players behind the leader must not be able to end it by themselves."""
-    game_id = await _rated_lobby(service, [ANA, BRUNO, CARLA], channel=56)
-    standing = await _play_scoring_rounds(service, game_id, rounds=2, seed=6)
-    info = await service.game(game_id)
+    game_id = await _rated_lobby(services, [ANA, BRUNO, CARLA], channel=56)
+    standing = await _play_scoring_rounds(services, game_id, rounds=2, seed=6)
+    info = await services.lobby.game(game_id)
     by_seat = {s.seat: s.user_id for s in info.seats}
     order = [by_seat[seat] for _, seat, _ in standing.ranking()]  # leader first
     leader, behind = order[0], order[1:]
     assert standing.scores[info.seat_of(leader).seat] > min(standing.scores)  # type: ignore[union-attr]
 
-    first = await service.vote(game_id, behind[0], "abandon")
-    second = await service.vote(game_id, behind[1], "abandon")
+    first = await services.play.vote(game_id, behind[0], "abandon")
+    second = await services.play.vote(game_id, behind[1], "abandon")
     assert (first.needed, second.votes, second.needed, second.passed) == (3, 2, 3, False)
-    assert (await service.game(game_id)).status == "active"  # the game goes on
-    assert await service.leaderboard(1) == []
+    assert (await services.lobby.game(game_id)).status == "active"  # the game goes on
+    assert await services.archive.leaderboard(1) == []
 
     # with the leader's vote too it ends, by everyone's consent: nobody's result counts
-    done = await service.vote(game_id, leader, "abandon")
-    assert done.passed and (await service.game(game_id)).status == "abandoned"
-    assert await service.leaderboard(1) == []
+    done = await services.play.vote(game_id, leader, "abandon")
+    assert done.passed and (await services.lobby.game(game_id)).status == "abandoned"
+    assert await services.archive.leaderboard(1) == []
 
     # an unrated game is still ended by a majority
-    plain = await service.create_game(channel_id=57, host_id=ANA, host_name="Ana", guild_id=1)
+    plain = await services.lobby.create_game(
+        channel_id=57, host_id=ANA, host_name="Ana", guild_id=1
+    )
     for user, name in ((BRUNO, "Bruno"), (CARLA, "Carla")):
-        await service.join(plain.id, user, name)
-    await service.start(plain.id, ANA)
-    await service.vote(plain.id, BRUNO, "abandon")
-    assert (await service.vote(plain.id, CARLA, "abandon")).passed
+        await services.lobby.join(plain.id, user, name)
+    await services.lobby.start(plain.id, ANA)
+    await services.play.vote(plain.id, BRUNO, "abandon")
+    assert (await services.play.vote(plain.id, CARLA, "abandon")).passed

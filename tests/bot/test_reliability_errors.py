@@ -216,16 +216,16 @@ def test_a_variant_must_be_one_the_refusal_has() -> None:
         errors.NotYourTurn(variant="nobody")
 
 
-async def test_the_service_names_whose_turn_it_is(service) -> None:
-    game = await started(service, humans=2)
+async def test_the_service_names_whose_turn_it_is(services) -> None:
+    game = await started(services, humans=2)
     waiting = next(s for s in game.seats if s.seat != game.current_seat)
     current = game.current_player
     assert waiting.user_id is not None and current is not None
     with pytest.raises(errors.NotYourTurn) as refused:
-        await service.act(game.id, waiting.user_id, EndTurn(), game.version)
+        await services.play.act(game.id, waiting.user_id, EndTurn(), game.version)
     for locale in i18n.SUPPORTED:
         assert current.name in error_text(refused.value, locale), locale
-    view = await service.view(game.id, waiting.user_id)
+    view = await services.play.view(game.id, waiting.user_id)
     with pytest.raises(errors.NotYourTurn) as refused:
         view.own_decision()
     assert current.name in error_text(refused.value, "pt-BR")

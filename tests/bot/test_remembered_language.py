@@ -11,7 +11,7 @@ import pytest
 from bot.core.clock import ManualClock
 from bot.core.errors import InvalidRequest
 from bot.core.records import UserSettings
-from bot.core.service import GameService
+from bot.core.services import Services
 from bot.core.store import Store
 
 USER = 4242
@@ -31,41 +31,41 @@ def count_writes(store: Store, monkeypatch: pytest.MonkeyPatch) -> Callable[[], 
 
 
 async def test_the_discord_language_is_written_only_when_it_changed(
-    service: GameService, store: Store, monkeypatch: pytest.MonkeyPatch
+    services: Services, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     writes = count_writes(store, monkeypatch)
-    assert (await service.settings(USER)).discord_locale is None
-    assert await service.note_discord_locale(USER, "ja")
+    assert (await services.people.settings(USER)).discord_locale is None
+    assert await services.people.note_discord_locale(USER, "ja")
     assert writes() == 1
     for _ in range(20):  # every click of the same user
-        assert not await service.note_discord_locale(USER, "ja")
+        assert not await services.people.note_discord_locale(USER, "ja")
     assert writes() == 1
-    assert (await service.settings(USER)).discord_locale == "ja"
-    assert await service.note_discord_locale(USER, "pt-BR")  # they switched their client
+    assert (await services.people.settings(USER)).discord_locale == "ja"
+    assert await services.people.note_discord_locale(USER, "pt-BR")  # they switched their client
     assert writes() == 2
-    assert (await service.settings(USER)).discord_locale == "pt-BR"
+    assert (await services.people.settings(USER)).discord_locale == "pt-BR"
 
 
 async def test_another_process_reads_the_stored_language_once_and_writes_nothing(
-    service: GameService, store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+    services: Services, store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    await service.note_discord_locale(USER, "ja")
-    other = GameService(store, clock)  # a second process on the same database
+    await services.people.note_discord_locale(USER, "ja")
+    other = Services.build(store, clock)  # a second process on the same database
     writes = count_writes(store, monkeypatch)
-    assert not await other.note_discord_locale(USER, "ja")
-    assert not await other.note_discord_locale(USER, "ja")
+    assert not await other.people.note_discord_locale(USER, "ja")
+    assert not await other.people.note_discord_locale(USER, "ja")
     assert writes() == 0
 
 
-async def test_a_chosen_language_is_kept_whatever_the_client_says(service: GameService) -> None:
-    await service.note_discord_locale(USER, "ja")
-    await service.update_settings(USER, locale="pt-BR")
-    await service.note_discord_locale(USER, "en")  # a later click from an English client
-    settings = await service.settings(USER)
+async def test_a_chosen_language_is_kept_whatever_the_client_says(services: Services) -> None:
+    await services.people.note_discord_locale(USER, "ja")
+    await services.people.update_settings(USER, locale="pt-BR")
+    await services.people.note_discord_locale(USER, "en")  # a later click from an English client
+    settings = await services.people.settings(USER)
     assert (settings.locale, settings.discord_locale) == ("pt-BR", "en")
     assert settings.dm_locale("ja") == "pt-BR"
-    await service.update_settings(USER, locale=None)  # back to following Discord
-    assert (await service.settings(USER)).dm_locale("ja") == "en"
+    await services.people.update_settings(USER, locale=None)  # back to following Discord
+    assert (await services.people.settings(USER)).dm_locale("ja") == "en"
 
 
 def test_the_language_of_dms_falls_back_from_choice_to_client_to_game() -> None:
@@ -74,7 +74,7 @@ def test_the_language_of_dms_falls_back_from_choice_to_client_to_game() -> None:
     assert UserSettings(USER, locale="en", discord_locale="pt-BR").dm_locale("ja") == "en"
 
 
-async def test_a_language_that_is_not_a_code_is_refused(service: GameService) -> None:
+async def test_a_language_that_is_not_a_code_is_refused(services: Services) -> None:
     with pytest.raises(InvalidRequest):
-        await service.note_discord_locale(USER, "'; DROP TABLE games; --")
-    assert (await service.settings(USER)).discord_locale is None
+        await services.people.note_discord_locale(USER, "'; DROP TABLE games; --")
+    assert (await services.people.settings(USER)).discord_locale is None

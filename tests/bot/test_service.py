@@ -39,8 +39,8 @@ from bot.core.errors import (
     Outdated,
     ServiceError,
 )
-from bot.core.records import DeadlineRules, GameInfo
-from bot.core.service import GameService
+from bot.core.records import DeadlineRules, GameInfo, Sight
+from bot.core.services import Services
 from bot.core.verify import verify_database
 from engine import (
     EndTurn,
@@ -83,121 +83,125 @@ def refused(db_target: str):
 # --- lobby --------------------------------------------------------------------------------------
 
 
-async def test_create_seats_the_host_and_one_game_per_channel(
-    service: GameService, refused
-) -> None:
-    game = await service.create_game(channel_id=1, host_id=HOST, host_name=" Ann\n", guild_id=7)
+async def test_create_seats_the_host_and_one_game_per_channel(services: Services, refused) -> None:
+    game = await services.lobby.create_game(
+        channel_id=1, host_id=HOST, host_name=" Ann\n", guild_id=7
+    )
     assert game.status == "lobby" and game.version == 0 and game.guild_id == 7
     assert [(s.user_id, s.name, s.kind) for s in game.seats] == [(HOST, "Ann", "human")]
-    assert (await service.game_in_channel(1)).id == game.id
+    assert (await services.lobby.game_in_channel(1)).id == game.id
     async with refused(GameAlreadyRunning, "gathering players"):
-        await service.create_game(channel_id=1, host_id=BOB, host_name="Bob")
-    other = await service.create_game(channel_id=2, host_id=BOB, host_name="Bob")
+        await services.lobby.create_game(channel_id=1, host_id=BOB, host_name="Bob")
+    other = await services.lobby.create_game(channel_id=2, host_id=BOB, host_name="Bob")
     assert other.id != game.id
-    await service.join(game.id, BOB, "Bob")
-    await service.start(game.id, HOST)
+    await services.lobby.join(game.id, BOB, "Bob")
+    await services.lobby.start(game.id, HOST)
     async with refused(GameAlreadyRunning, "already running"):
-        await service.create_game(channel_id=1, host_id=CAROL, host_name="Carol")
+        await services.lobby.create_game(channel_id=1, host_id=CAROL, host_name="Carol")
 
 
-async def test_create_refuses_bad_arguments(service: GameService, refused) -> None:
+async def test_create_refuses_bad_arguments(services: Services, refused) -> None:
     async with refused(InvalidRequest, "holes"):
-        await service.create_game(
+        await services.lobby.create_game(
             channel_id=1, host_id=HOST, host_name="Ann", options={"holes": "none"}
         )
     async with refused(InvalidRequest, "options"):
-        await service.create_game(channel_id=1, host_id=HOST, host_name="Ann", options={"x": 1})
+        await services.lobby.create_game(
+            channel_id=1, host_id=HOST, host_name="Ann", options={"x": 1}
+        )
     async with refused(InvalidRequest, "2 to 6"):
-        await service.create_game(channel_id=1, host_id=HOST, host_name="Ann", max_players=7)
+        await services.lobby.create_game(channel_id=1, host_id=HOST, host_name="Ann", max_players=7)
     async with refused(InvalidRequest, "name"):
-        await service.create_game(channel_id=1, host_id=HOST, host_name=" \u200b\n")
+        await services.lobby.create_game(channel_id=1, host_id=HOST, host_name=" \u200b\n")
     async with refused(InvalidRequest, "at least one hour"):
-        await service.create_game(
+        await services.lobby.create_game(
             channel_id=1, host_id=HOST, host_name="A", deadline_rules=DeadlineRules(0)
         )
-    game = await service.create_game(
+    game = await services.lobby.create_game(
         channel_id=1, host_id=HOST, host_name="A" * 50, options={"holes": "strict"}
     )
     assert game.options == {"holes": "strict"} and game.seats[0].name == "A" * 32
 
 
-async def test_no_game_here(service: GameService, refused) -> None:
+async def test_no_game_here(services: Services, refused) -> None:
     async with refused(NoGameHere):
-        await service.game_in_channel(1)
+        await services.lobby.game_in_channel(1)
     async with refused(NoGameHere):
-        await service.join(12345, BOB, "Bob")
+        await services.lobby.join(12345, BOB, "Bob")
     async with refused(NoGameHere):
-        await service.act(12345, BOB, EndTurn(), 0)
+        await services.play.act(12345, BOB, EndTurn(), 0)
     async with refused(NoGameHere):
-        await service.view(12345, BOB)
+        await services.play.view(12345, BOB)
 
 
-async def test_join_rules(service: GameService, refused) -> None:
-    game = await service.create_game(channel_id=1, host_id=HOST, host_name="Ann", max_players=3)
+async def test_join_rules(services: Services, refused) -> None:
+    game = await services.lobby.create_game(
+        channel_id=1, host_id=HOST, host_name="Ann", max_players=3
+    )
     async with refused(AlreadyJoined):
-        await service.join(game.id, HOST, "Ann again")
-    await service.join(game.id, BOB, "Bob")
-    game = await service.add_computer(game.id, HOST, "hard")
+        await services.lobby.join(game.id, HOST, "Ann again")
+    await services.lobby.join(game.id, BOB, "Bob")
+    game = await services.lobby.add_computer(game.id, HOST, "hard")
     assert [s.kind for s in game.seats] == ["human", "human", "computer"]
     assert game.seats[2].level == "hard"
     assert game.seats[2].name.startswith("Bot ") and game.seats[2].name.endswith("(hard)")
     async with refused(LobbyFull, "3 players"):
-        await service.join(game.id, CAROL, "Carol")
+        await services.lobby.join(game.id, CAROL, "Carol")
     async with refused(LobbyFull):
-        await service.add_computer(game.id, HOST)
+        await services.lobby.add_computer(game.id, HOST)
 
 
-async def test_a_lobby_holds_six_at_most(service: GameService, refused) -> None:
-    game = await lobby(service, humans=4, computers=2)
+async def test_a_lobby_holds_six_at_most(services: Services, refused) -> None:
+    game = await lobby(services, humans=4, computers=2)
     assert len(game.seats) == 6
     async with refused(LobbyFull, "6 players"):
-        await service.join(game.id, STRANGER, "Eve")
+        await services.lobby.join(game.id, STRANGER, "Eve")
 
 
-async def test_add_computer_rules(service: GameService, refused) -> None:
-    game = await lobby(service, humans=2)
+async def test_add_computer_rules(services: Services, refused) -> None:
+    game = await lobby(services, humans=2)
     async with refused(NotHost):
-        await service.add_computer(game.id, BOB)
+        await services.lobby.add_computer(game.id, BOB)
     async with refused(InvalidRequest, "easy"):
-        await service.add_computer(game.id, HOST, "grandmaster")
-    game = await service.add_computer(game.id, HOST, name="Dirk's cousin")
+        await services.lobby.add_computer(game.id, HOST, "grandmaster")
+    game = await services.lobby.add_computer(game.id, HOST, name="Dirk's cousin")
     assert game.seats[-1].name == "Dirk's cousin"
 
 
 async def test_leave_hands_over_the_host_and_the_last_human_closes(
-    service: GameService, refused
+    services: Services, refused
 ) -> None:
-    game = await lobby(service, humans=2, computers=1)
+    game = await lobby(services, humans=2, computers=1)
     async with refused(NotAPlayer):
-        await service.leave(game.id, STRANGER)
-    game = await service.leave(game.id, HOST)
+        await services.lobby.leave(game.id, STRANGER)
+    game = await services.lobby.leave(game.id, HOST)
     assert game.host_id == BOB and [s.user_id for s in game.seats] == [BOB, None]
-    game = await service.leave(game.id, BOB)
+    game = await services.lobby.leave(game.id, BOB)
     assert game.status == "abandoned" and game.ended_at is not None
     async with refused(NoGameHere):
-        await service.game_in_channel(1)
+        await services.lobby.game_in_channel(1)
     async with refused(GameOver):
-        await service.join(game.id, CAROL, "Carol")
-    await service.create_game(channel_id=1, host_id=CAROL, host_name="Carol")
+        await services.lobby.join(game.id, CAROL, "Carol")
+    await services.lobby.create_game(channel_id=1, host_id=CAROL, host_name="Carol")
 
 
-async def test_start_rules(service: GameService, refused) -> None:
-    game = await service.create_game(channel_id=1, host_id=HOST, host_name="Ann")
+async def test_start_rules(services: Services, refused) -> None:
+    game = await services.lobby.create_game(channel_id=1, host_id=HOST, host_name="Ann")
     async with refused(NotEnoughPlayers):
-        await service.start(game.id, HOST)
-    await service.join(game.id, BOB, "Bob")
+        await services.lobby.start(game.id, HOST)
+    await services.lobby.join(game.id, BOB, "Bob")
     async with refused(NotHost):
-        await service.start(game.id, BOB)
+        await services.lobby.start(game.id, BOB)
     async with refused(GameNotStarted):
-        await service.view(game.id, HOST)
+        await services.play.view(game.id, HOST)
     async with refused(GameNotStarted):
-        await service.act(game.id, HOST, EndTurn(), 0)
+        await services.play.act(game.id, HOST, EndTurn(), 0)
 
 
-async def test_start_maps_engine_seats_to_join_order(service: GameService, refused) -> None:
-    game = await lobby(service, humans=3, computers=2)
-    await service.leave(game.id, CAROL)  # a gap in join order must not matter
-    result = await service.start(game.id, HOST)
+async def test_start_maps_engine_seats_to_join_order(services: Services, refused) -> None:
+    game = await lobby(services, humans=3, computers=2)
+    await services.lobby.leave(game.id, CAROL)  # a gap in join order must not matter
+    result = await services.lobby.start(game.id, HOST)
     game = result.game
     assert game.status == "active" and game.version == 0 and game.seed == 1000
     assert isinstance(result.events[0], GameStarted)
@@ -205,221 +209,271 @@ async def test_start_maps_engine_seats_to_join_order(service: GameService, refus
     joined = sorted(game.seats, key=lambda s: s.join_order)
     for seat in game.seats:
         assert seat.seat is not None
-        assert joined[result.state.seating[seat.seat]] == seat
-    assert game.current_seat == result.state.current_seat
-    assert (await state(service, game.id)).to_json() == result.state.to_json()
+        assert joined[result.public.seating[seat.seat]] == seat
+    assert game.current_seat == result.public.current_seat
+    assert (await state(services, game.id)).view(None) == result.public
     async with refused(GameAlreadyStarted):
-        await service.join(game.id, CAROL, "Carol")
+        await services.lobby.join(game.id, CAROL, "Carol")
     async with refused(GameAlreadyStarted):
-        await service.leave(game.id, BOB)
+        await services.lobby.leave(game.id, BOB)
     async with refused(GameAlreadyStarted):
-        await service.start(game.id, HOST)
+        await services.lobby.start(game.id, HOST)
 
 
 # --- playing ------------------------------------------------------------------------------------
 
 
-async def test_act_applies_saves_and_reports(service: GameService, clock: ManualClock) -> None:
-    game = await started(service)
+async def test_act_applies_saves_and_reports(services: Services, clock: ManualClock) -> None:
+    game = await started(services)
     player = game.current_player
     assert player is not None and player.user_id is not None
-    take = (await state(service, game.id)).legal_actions()[0]
+    take = (await state(services, game.id)).legal_actions()[0]
     assert isinstance(take, TakeMoney)
     clock.advance(60)
-    result = await service.act(game.id, player.user_id, action_to_dict(take), 0)
-    assert result.version == 1 and result.game.version == 1 and not result.state.is_over
+    result = await services.play.act(game.id, player.user_id, action_to_dict(take), 0)
+    assert result.version == 1 and result.game.version == 1 and not result.is_over
     assert result.events == [MoneyTaken(player.seat, take.cards)]  # type: ignore[arg-type]
     assert result.seat == player
-    log = await service.log(game.id)
+    log = await services.play.log(game.id)
     assert [(e.seq, e.seat, e.user_id, e.action, e.at) for e in log.entries] == [
         (1, player.seat, player.user_id, take, clock.now())
     ]
     assert log.entries[0].events == result.events
-    assert (await state(service, game.id)).to_json() == result.state.to_json()
+    assert (await state(services, game.id)).view(None) == result.public
 
 
-async def test_act_errors_write_nothing(service: GameService, refused) -> None:
-    game = await started(service, humans=3)
+async def test_act_errors_write_nothing(services: Services, refused) -> None:
+    game = await started(services, humans=3)
     player = game.current_player
     other = next(s for s in game.seats if s.user_id != player.user_id)  # type: ignore[union-attr]
     assert player is not None and player.user_id is not None and other.user_id is not None
     async with refused(NotAPlayer):
-        await service.act(game.id, STRANGER, EndTurn(), 0)
+        await services.play.act(game.id, STRANGER, EndTurn(), 0)
     async with refused(NotYourTurn, f"It is {player.name}'s turn"):
-        await service.act(game.id, other.user_id, EndTurn(), 0)
+        await services.play.act(game.id, other.user_id, EndTurn(), 0)
     async with refused(IllegalMove, "Take an action first"):
-        await service.act(game.id, player.user_id, EndTurn(), 0)
+        await services.play.act(game.id, player.user_id, EndTurn(), 0)
     async with refused(IllegalMove, "money pool"):
-        await service.act(game.id, player.user_id, TakeMoney((999,)), 0)
+        await services.play.act(game.id, player.user_id, TakeMoney((999,)), 0)
     async with refused(IllegalMove, "understands"):
-        await service.act(game.id, player.user_id, {"kind": "teleport"}, 0)
+        await services.play.act(game.id, player.user_id, {"kind": "teleport"}, 0)
     async with refused(IllegalMove, "Skipping"):
-        await service.act(game.id, player.user_id, Skip(), 0)
+        await services.play.act(game.id, player.user_id, Skip(), 0)
     async with refused(IllegalMove, "nothing to undo"):
-        await service.act(game.id, player.user_id, Undo(), 0)
+        await services.play.act(game.id, player.user_id, Undo(), 0)
     async with refused(Outdated):
-        await service.act(game.id, player.user_id, EndTurn(), 5)
+        await services.play.act(game.id, player.user_id, EndTurn(), 5)
     async with refused(NotAPlayer, "computer"):
-        await service.act_for_computer(game.id, player.seat, EndTurn(), 0)  # type: ignore[arg-type]
+        await services.play.act_for_computer(game.id, player.seat, EndTurn(), 0)  # type: ignore[arg-type]
 
 
-async def test_undo_and_end_turn(service: GameService, clock: ManualClock) -> None:
-    game = await started(service)
+async def test_undo_and_end_turn(services: Services, clock: ManualClock) -> None:
+    game = await started(services)
     player = game.current_player
     assert player is not None and player.user_id is not None
-    hand = (await service.view(game.id, player.user_id)).view.hand
-    take = next(a for a in (await state(service, game.id)).legal_actions() if len(a.cards) == 1)  # type: ignore[union-attr]
-    await service.act(game.id, player.user_id, take, 0)
-    undone = await service.act(game.id, player.user_id, Undo(), 1)
+    hand = (await services.play.view(game.id, player.user_id)).view.hand
+    take = next(a for a in (await state(services, game.id)).legal_actions() if len(a.cards) == 1)  # type: ignore[union-attr]
+    await services.play.act(game.id, player.user_id, take, 0)
+    undone = await services.play.act(game.id, player.user_id, Undo(), 1)
     assert isinstance(undone.events[0], Undone) and undone.version == 2
-    assert (await service.view(game.id, player.user_id)).view.hand == hand
-    await service.act(game.id, player.user_id, take, 2)
+    assert (await services.play.view(game.id, player.user_id)).view.hand == hand
+    await services.play.act(game.id, player.user_id, take, 2)
     clock.advance(timedelta(hours=1))
-    ended = await service.end_turn(game.id, player.user_id, 3)
+    ended = await services.play.end_turn(game.id, player.user_id, 3)
     assert any(isinstance(e, TurnStarted) for e in ended.events)
     assert ended.game.current_seat != player.seat
     assert ended.game.turn_started_at == clock.now()
-    assert [e.seq for e in (await service.log(game.id)).entries] == [1, 2, 3, 4]
+    assert [e.seq for e in (await services.play.log(game.id)).entries] == [1, 2, 3, 4]
 
 
 async def test_a_finished_game_is_marked_and_frees_the_channel(
-    service: GameService, db_target: str, refused
+    services: Services, db_target: str, refused
 ) -> None:
-    game = await started(service, humans=1, computers=1)
-    await add_timer(service, game.id, "reminder", service.clock.now())
+    game = await started(services, humans=1, computers=1)
+    await add_timer(services, game.id, "reminder", services.clock.now())
     rng = random.Random(5)
     result = None
-    while result is None or not result.state.is_over:
-        result = await random_move(service, game.id, rng, undo=rng.random() < 0.05)
+    while result is None or not result.is_over:
+        result = await random_move(services, game.id, rng, undo=rng.random() < 0.05)
     game = result.game
     assert game.status == "finished" and game.current_seat is None and game.ended_at is not None
-    assert result.state.is_over and result.events[-1].kind == "game_ended"
-    assert await service.due_timers() == []
+    assert result.is_over and result.events[-1].kind == "game_ended"
+    assert await services.schedule.due_timers() == []
     async with refused(GameOver, "over"):
-        await service.act(game.id, HOST, EndTurn(), game.version)
+        await services.play.act(game.id, HOST, EndTurn(), game.version)
     async with refused(GameOver):
-        await service.abandon(game.id, HOST)
+        await services.lobby.abandon(game.id, HOST)
     async with refused(NoGameHere):
-        await service.game_in_channel(1)
-    log = await service.log(game.id)
+        await services.lobby.game_in_channel(1)
+    log = await services.play.log(game.id)
     assert len(log.entries) == game.version and log.setup[0].kind == "game_started"
     report = verify_database(db_target)
     assert report.ok and report.replayed == 1
 
 
-async def test_computer_seats_act_through_act_for_computer(service: GameService, refused) -> None:
-    game = await started(service, humans=1, computers=2)
+async def test_computer_seats_act_through_act_for_computer(services: Services, refused) -> None:
+    game = await started(services, humans=1, computers=2)
     rng = random.Random(1)
     for _ in range(40):
-        result = await random_move(service, game.id, rng)
+        result = await random_move(services, game.id, rng)
     assert result.game.version == 40
-    computer_actions = [e for e in (await service.log(game.id)).entries if e.user_id is None]
+    computer_actions = [e for e in (await services.play.log(game.id)).entries if e.user_id is None]
     assert computer_actions, "the computer seats should have played too"
     human = result.game.seat_of(HOST)
     assert human is not None
     async with refused(NotAPlayer):
-        await service.act_for_computer(game.id, human.seat, EndTurn(), 40)  # type: ignore[arg-type]
+        await services.play.act_for_computer(game.id, human.seat, EndTurn(), 40)  # type: ignore[arg-type]
 
 
 # --- running games ------------------------------------------------------------------------------
 
 
-async def test_abandon_by_host_or_manager(service: GameService, refused) -> None:
-    game = await started(service, humans=3)
+async def test_abandon_by_host_or_manager(services: Services, refused) -> None:
+    game = await started(services, humans=3)
     async with refused(NotHost, "server manager"):
-        await service.abandon(game.id, BOB)
+        await services.lobby.abandon(game.id, BOB)
     async with refused(NotHost):
-        await service.abandon(game.id, STRANGER)
-    await add_timer(service, game.id, "deadline", service.clock.now())
-    done = await service.abandon(game.id, STRANGER, is_manager=True)
+        await services.lobby.abandon(game.id, STRANGER)
+    await add_timer(services, game.id, "deadline", services.clock.now())
+    done = await services.lobby.abandon(game.id, STRANGER, is_manager=True)
     assert done.status == "abandoned" and done.current_seat is None
-    assert await service.due_timers() == []
+    assert await services.schedule.due_timers() == []
     async with refused(GameOver, "abandoned"):
-        await service.act(game.id, HOST, EndTurn(), 0)
+        await services.play.act(game.id, HOST, EndTurn(), 0)
     async with refused(GameOver):
-        await service.abandon(game.id, HOST)
-    lobby_game = await lobby(service, channel=2)
-    assert (await service.abandon(lobby_game.id, HOST)).status == "abandoned"
+        await services.lobby.abandon(game.id, HOST)
+    lobby_game = await lobby(services, channel=2)
+    assert (await services.lobby.abandon(lobby_game.id, HOST)).status == "abandoned"
 
 
-async def test_my_games_and_games_waiting_on_a_user(
-    service: GameService, clock: ManualClock
-) -> None:
-    first = await started(service, channel=1)
+async def test_my_games_and_games_waiting_on_a_user(services: Services, clock: ManualClock) -> None:
+    first = await started(services, channel=1)
     clock.advance(10)
-    second = await started(service, channel=2)
-    third = await lobby(service, channel=3)
-    mine = await service.my_games(HOST)
+    second = await started(services, channel=2)
+    third = await lobby(services, channel=3)
+    mine = await services.people.my_games(HOST)
     assert {g.game.id for g in mine} == {first.id, second.id, third.id}
     waiting = {g.game.id for g in mine if g.waiting}
     for game in (first, second):
         player = game.current_player
         assert player is not None
         assert (game.id in waiting) == (player.user_id == HOST)
-    assert [g.game.id for g in await service.games_waiting_on(HOST)] == [
+    assert [g.game.id for g in await services.people.games_waiting_on(HOST)] == [
         g.id
         for g in (first, second)
         if g.current_player.user_id == HOST  # type: ignore[union-attr]
     ]
-    assert all(g.waiting for g in await service.games_waiting_on(BOB))
-    assert await service.my_games(STRANGER) == []
+    assert all(g.waiting for g in await services.people.games_waiting_on(BOB))
+    assert await services.people.my_games(STRANGER) == []
     assert mine[0].waiting or not waiting  # waiting games come first
 
 
 async def test_views_show_a_player_their_hand_and_a_spectator_nothing_hidden(
-    service: GameService,
+    services: Services,
 ) -> None:
-    game = await started(service)
+    game = await started(services)
     player = game.current_player
     assert player is not None and player.user_id is not None
-    mine = await service.view(game.id, player.user_id)
-    full = await state(service, game.id)
+    mine = await services.play.view(game.id, player.user_id)
+    full = await state(services, game.id)
     assert mine.seat == player.seat and mine.view.hand == tuple(sorted(full.hand(player.seat)))  # type: ignore[arg-type]
     assert mine.view.legal == tuple(full.legal_actions())
     other = next(s for s in game.seats if s != player)
-    theirs = await service.view(game.id, other.user_id)
+    theirs = await services.play.view(game.id, other.user_id)
     assert theirs.view.legal == () and theirs.view.hand == tuple(sorted(full.hand(other.seat)))  # type: ignore[arg-type]
-    spectator = await service.view(game.id, STRANGER)
+    spectator = await services.play.view(game.id, STRANGER)
     assert spectator.seat is None and spectator.view.hand == () and spectator.view.legal == ()
 
 
-async def _played(service: GameService, channel: int, rng: random.Random) -> GameInfo:
-    game = await started(service, channel=channel)
+async def _played(services: Services, channel: int, rng: random.Random) -> GameInfo:
+    game = await started(services, channel=channel)
     result = None
-    while result is None or not result.state.is_over:
-        result = await random_move(service, game.id, rng)
+    while result is None or not result.is_over:
+        result = await random_move(services, game.id, rng)
     return result.game
 
 
-async def test_the_archive_comes_in_pages(service: GameService, refused) -> None:
+async def test_the_archive_comes_in_pages(services: Services, refused) -> None:
     rng = random.Random(11)
-    latest = [(await _played(service, channel, rng)).id for channel in (1, 2, 3, 4)][::-1]
-    first = await service.finished_games(7, limit=2)
+    latest = [(await _played(services, channel, rng)).id for channel in (1, 2, 3, 4)][::-1]
+    first = await services.archive.finished_games(7, limit=2)
     assert [e.game.id for e in first.games] == latest[:2]
     assert first.more and first.offset == 0 and first.number == 1
-    second = await service.finished_games(7, limit=2, offset=2)
+    second = await services.archive.finished_games(7, limit=2, offset=2)
     assert [e.game.id for e in second.games] == latest[2:]
     assert not second.more and second.number == 2  # exactly two pages: no third
-    mine = await service.finished_games(7, user_id=BOB, limit=3, offset=3)
+    mine = await services.archive.finished_games(7, user_id=BOB, limit=3, offset=3)
     assert [e.game.id for e in mine.games] == latest[3:] and not mine.more
-    nothing = await service.finished_games(8, limit=2)  # another server's first page
+    nothing = await services.archive.finished_games(8, limit=2)  # another server's first page
     assert nothing.games == [] and not nothing.more
     for offset in (4, 40):
         async with refused(ArchiveEnd):
-            await service.finished_games(7, limit=2, offset=offset)
+            await services.archive.finished_games(7, limit=2, offset=offset)
     async with refused(ArchiveEnd):
-        await service.finished_games(7, user_id=STRANGER, limit=2, offset=2)
+        await services.archive.finished_games(7, user_id=STRANGER, limit=2, offset=2)
     for bad in ({"offset": 1}, {"offset": -2}, {"limit": 0}, {"user_id": 2**63}):
         async with refused(InvalidRequest):
-            await service.finished_games(7, **{"limit": 2, **bad})
+            await services.archive.finished_games(7, **{"limit": 2, **bad})
 
 
-async def test_a_replay_shows_the_asker_their_own_hand_only(service: GameService) -> None:
-    game = await _played(service, 1, random.Random(12))
+async def test_lists_and_counts_keep_to_the_games_the_asker_may_see(
+    services: Services,
+) -> None:
+    """The archive, a record and a head-to-head count only what a `Sight` allows: the games
+    the asker sat in, and those of the server whose view channel (the game's own channel while
+    it is not known) is one they can view; paging and `more` follow the filtered list."""
+    rng = random.Random(13)
+    plain = await _played(services, 1, rng)  # a channel; view channel not known (an old row)
+    threaded = await _played(services, 2, rng)  # a public thread of channel 20
+    hidden = await _played(services, 3, rng)  # a channel the asker cannot view
+    await services.archive.set_view_channel(threaded.id, 20)
+    await services.archive.set_view_channel(hidden.id, 3)
+    away = await services.lobby.create_game(channel_id=1, host_id=HOST, host_name="Ann", guild_id=8)
+    await services.lobby.join(away.id, BOB, "Bob")
+    await services.lobby.start(away.id, HOST)
+    while not (await random_move(services, away.id, rng)).is_over:
+        pass  # played to its end in the other server
+
+    stranger = Sight(STRANGER, 7, frozenset({1, 20, 2}))
+    listed = await services.archive.finished_games(7, limit=1, sight=stranger)
+    assert [e.game.id for e in listed.games] == [threaded.id] and listed.more
+    older = await services.archive.finished_games(7, limit=1, offset=1, sight=stranger)
+    assert [e.game.id for e in older.games] == [plain.id] and not older.more
+    theirs = await services.archive.finished_games(7, user_id=HOST, limit=10, sight=stranger)
+    assert [e.game.id for e in theirs.games] == [threaded.id, plain.id]
+    # the thread's own id is not enough once the view channel is known
+    assert (
+        await services.archive.finished_games(7, sight=Sight(STRANGER, 7, frozenset({2})))
+    ).games == []
+    assert (
+        await services.archive.finished_games(7, sight=Sight(STRANGER, 7, frozenset()))
+    ).games == []
+    mine = await services.archive.finished_games(
+        7, sight=Sight(BOB, 7, frozenset())
+    )  # sat in them all
+    assert [e.game.id for e in mine.games] == [hidden.id, threaded.id, plain.id]
+
+    assert (await services.archive.player_stats(HOST, guild_id=7, sight=stranger)).games == 2
+    assert (await services.archive.player_stats(HOST, guild_id=7)).games == 3
+    assert (
+        await services.archive.player_stats(HOST, sight=stranger)
+    ).games == 2  # not the other server's
+    assert (await services.archive.player_stats(HOST, sight=Sight(HOST, 7, frozenset()))).games == 4
+    assert (await services.archive.head_to_head(HOST, BOB, guild_id=7, sight=stranger)).games == 2
+    assert (
+        await services.archive.head_to_head(HOST, BOB, sight=Sight(BOB, 7, frozenset({1})))
+    ).games == 4
+    assert (
+        await services.archive.head_to_head(HOST, BOB, sight=Sight(STRANGER, 8, frozenset({1})))
+    ).games == 1
+
+
+async def test_a_replay_shows_the_asker_their_own_hand_only(services: Services) -> None:
+    game = await _played(services, 1, random.Random(12))
     assert game.seed is not None
     state = new_game(len(game.seats), game.seed)
     dealt, after = state.copy(), []
-    async with service.store.read() as tx:
+    async with services.store.read() as tx:
         rows = await tx.actions(game.id)
     for row in rows:
         if any(isinstance(e, TurnEnded) for e in state.apply(action_from_dict(row.action))):
@@ -428,100 +482,104 @@ async def test_a_replay_shows_the_asker_their_own_hand_only(service: GameService
     for step in (0, 1, len(steps) // 2):
         hands = {}
         for user in (HOST, BOB):
-            shown = await service.replay(game.id, step, user_id=user)
+            shown = await services.archive.replay(game.id, step, user_id=user)
             seat = game.seat_of(user)
             assert seat is not None and shown.seat == seat.seat
             assert shown.own is not None and shown.own.seat == seat.seat
             assert shown.own.hand == steps[step].view(seat.seat).hand
             assert shown.view.hand == ()  # the public view stays public
             hands[user] = shown.own.hand
-        watched = await service.replay(game.id, step, user_id=STRANGER)
+        watched = await services.archive.replay(game.id, step, user_id=STRANGER)
         assert watched.seat is None and watched.own is None and watched.view.hand == ()
-        anyone = await service.replay(game.id, step)
+        anyone = await services.archive.replay(game.id, step)
         assert anyone.own is None
         if step == 0:
             assert hands[HOST] != hands[BOB]  # dealt differently: the test can tell them
 
 
-async def test_timers_due(service: GameService, clock: ManualClock, refused) -> None:
-    game = await started(service)
+async def test_timers_due(services: Services, clock: ManualClock, refused) -> None:
+    game = await started(services)
     start = clock.now()
-    soon = await add_timer(service, game.id, "reminder", start + timedelta(minutes=5), seat=0)
-    later = await add_timer(service, game.id, "deadline", start + timedelta(hours=1))
-    assert await service.due_timers() == []
-    assert await service.next_timer_due() == start + timedelta(minutes=5)
+    soon = await add_timer(services, game.id, "reminder", start + timedelta(minutes=5), seat=0)
+    later = await add_timer(services, game.id, "deadline", start + timedelta(hours=1))
+    assert await services.schedule.due_timers() == []
+    assert await services.schedule.next_timer_due() == start + timedelta(minutes=5)
     clock.advance(timedelta(minutes=5))
-    assert [t.id for t in await service.due_timers()] == [soon]
+    assert [t.id for t in await services.schedule.due_timers()] == [soon]
     clock.advance(timedelta(hours=2))
-    due = await service.due_timers()
+    due = await services.schedule.due_timers()
     assert [(t.id, t.kind, t.game_id) for t in due] == [
         (soon, "reminder", game.id),
         (later, "deadline", game.id),
     ]
     assert due[1].version == 0 and due[0].seat == 0
-    assert await service.delete_timer(soon) and not await service.delete_timer(soon)
-    assert [t.id for t in await service.due_timers()] == [later]
-    lobby_game = await lobby(service, channel=2)  # a game that is not running keeps no timers
-    assert await service.set_turn_timers(lobby_game.id, [("reminder", start, 0)]) == []
+    assert await services.schedule.delete_timer(soon) and not await services.schedule.delete_timer(
+        soon
+    )
+    assert [t.id for t in await services.schedule.due_timers()] == [later]
+    lobby_game = await lobby(services, channel=2)  # a game that is not running keeps no timers
+    assert await services.schedule.set_turn_timers(lobby_game.id, [("reminder", start, 0)]) == []
 
 
-async def test_user_settings(service: GameService, refused) -> None:
-    assert (await service.settings(HOST)).locale is None
-    changed = await service.update_settings(HOST, locale="pt-BR", dm_reminders=False)
+async def test_user_settings(services: Services, refused) -> None:
+    assert (await services.people.settings(HOST)).locale is None
+    changed = await services.people.update_settings(HOST, locale="pt-BR", dm_reminders=False)
     assert (changed.locale, changed.dm_on_turn, changed.dm_reminders) == ("pt-BR", True, False)
-    assert await service.settings(HOST) == changed
-    again = await service.update_settings(HOST, dm_on_turn=False)
+    assert await services.people.settings(HOST) == changed
+    again = await services.people.update_settings(HOST, dm_on_turn=False)
     assert (again.locale, again.dm_on_turn, again.dm_reminders) == ("pt-BR", False, False)
     async with refused(InvalidRequest, "language code"):
-        await service.update_settings(HOST, locale="Klingon!")
-    assert (await service.update_settings(HOST, locale=None)).locale is None
-    assert (await service.settings(HOST)).auto_end_turn is True
-    confirm = await service.update_settings(HOST, auto_end_turn=False)
+        await services.people.update_settings(HOST, locale="Klingon!")
+    assert (await services.people.update_settings(HOST, locale=None)).locale is None
+    assert (await services.people.settings(HOST)).auto_end_turn is True
+    confirm = await services.people.update_settings(HOST, auto_end_turn=False)
     assert confirm.auto_end_turn is False and confirm.dm_on_turn is False
-    assert await service.settings(HOST) == confirm
+    assert await services.people.settings(HOST) == confirm
 
 
 async def test_act_as_current_on_a_game_that_moved_on_is_outdated(
-    service: GameService, refused
+    services: Services, refused
 ) -> None:
-    game = await started(service)
+    game = await started(services)
     rng = random.Random(9)
-    await random_move(service, game.id, rng)
+    await random_move(services, game.id, rng)
     async with refused(Outdated):
-        await act_as_current(service, game, Undo())  # `game` is the stale version 0
+        await act_as_current(services, game, Undo())  # `game` is the stale version 0
 
 
-async def test_remembered_messages_and_meta(service: GameService) -> None:
-    game = await service.create_game(channel_id=1, host_id=HOST, host_name="Ann")
-    assert await service.message_ref(game.id, "lobby") is None
-    await service.remember_message(game.id, "lobby", 1, 100)
-    await service.remember_message(game.id, "lobby", 1, 101)  # a newer lobby message replaces it
-    assert await service.message_ref(game.id, "lobby") == (1, 101)
-    await service.forget_message(game.id, "lobby")
-    assert await service.message_ref(game.id, "lobby") is None
+async def test_remembered_messages_and_meta(services: Services) -> None:
+    game = await services.lobby.create_game(channel_id=1, host_id=HOST, host_name="Ann")
+    assert await services.people.message_ref(game.id, "lobby") is None
+    await services.people.remember_message(game.id, "lobby", 1, 100)
+    await services.people.remember_message(
+        game.id, "lobby", 1, 101
+    )  # a newer lobby message replaces it
+    assert await services.people.message_ref(game.id, "lobby") == (1, 101)
+    await services.people.forget_message(game.id, "lobby")
+    assert await services.people.message_ref(game.id, "lobby") is None
     with pytest.raises(NoGameHere):
-        await service.remember_message(999, "lobby", 1, 5)
+        await services.people.remember_message(999, "lobby", 1, 5)
 
-    assert await service.meta("commands:global") is None
-    await service.set_meta("commands:global", "hash-1")
-    await service.set_meta("commands:global", "hash-2")
-    assert await service.meta("commands:global") == "hash-2"
+    assert await services.people.meta("commands:global") is None
+    await services.people.set_meta("commands:global", "hash-1")
+    await services.people.set_meta("commands:global", "hash-2")
+    assert await services.people.meta("commands:global") == "hash-2"
 
 
-async def test_a_lobby_is_created_with_its_deadline_rules_in_one_go(service: GameService) -> None:
+async def test_a_lobby_is_created_with_its_deadline_rules_in_one_go(services: Services) -> None:
 
     rules = DeadlineRules(turn_deadline_s=48 * 3600, policy="skip", missed_limit=2)
-    game = await service.create_game(
+    game = await services.lobby.create_game(
         channel_id=7, host_id=HOST, host_name="Ann", deadline_rules=rules
     )
     assert game.turn_deadline_s == 48 * 3600
-    assert await service.deadline_rules(game.id) == rules
+    assert await services.schedule.deadline_rules(game.id) == rules
     with pytest.raises(InvalidRequest):  # refused before anything is written
-        await service.create_game(
+        await services.lobby.create_game(
             channel_id=8,
             host_id=HOST,
             host_name="Ann",
             deadline_rules=DeadlineRules(turn_deadline_s=-5),
         )
     with pytest.raises(NoGameHere):
-        await service.game_in_channel(8)
+        await services.lobby.game_in_channel(8)

@@ -13,7 +13,7 @@ from service_helpers import sqlite_only
 from bot.core.clock import ManualClock
 from bot.core.records import GameInfo, SeatInfo
 from bot.core.results import GameLog, LogEntry
-from bot.core.service import GameService
+from bot.core.services import Services
 from bot.core.stats import head_to_head
 from engine import (
     Building,
@@ -31,39 +31,39 @@ ANA, BRUNO, CARLA = 11, 12, 13
 STEP = timedelta(seconds=30)
 
 
-async def _play(service: GameService, users: list[int], guild: int, seed: int) -> int:
+async def _play(services: Services, users: list[int], guild: int, seed: int) -> int:
     """A whole game, every move 30 s after the one before, no undo."""
-    clock = service.clock
+    clock = services.clock
     assert isinstance(clock, ManualClock)
-    game = await service.create_game(
+    game = await services.lobby.create_game(
         channel_id=guild * 100 + seed, host_id=users[0], host_name="P0", guild_id=guild
     )
     for i, user in enumerate(users[1:], start=1):
-        await service.join(game.id, user, f"P{i}")
-    info = (await service.start(game.id, users[0])).game
+        await services.lobby.join(game.id, user, f"P{i}")
+    info = (await services.lobby.start(game.id, users[0])).game
     rng = random.Random(seed)
     while info.status == "active":
         player = info.current_player
         assert player is not None and player.user_id is not None
-        legal = (await service.view(info.id, player.user_id)).view.legal
+        legal = (await services.play.view(info.id, player.user_id)).view.legal
         move = rng.choice([a for a in legal if not isinstance(a, Undo)])
         clock.advance(STEP)
-        info = (await service.act(info.id, player.user_id, move, info.version)).game
+        info = (await services.play.act(info.id, player.user_id, move, info.version)).game
     return game.id
 
 
-async def _expected(service: GameService, game_ids: list[int], user: int) -> dict[str, object]:
+async def _expected(services: Services, game_ids: list[int], user: int) -> dict[str, object]:
     games = wins = exact = bought = wall = 0
     rounds: dict[int, list[int]] = {}
     types = [0] * len(Building)
     actions_per_turn: list[int] = []
     for game_id in game_ids:
-        info = await service.game(game_id)
+        info = await services.lobby.game(game_id)
         seat = info.seat_of(user)
         if seat is None:
             continue
         assert seat.seat is not None and info.seed is not None
-        async with service.store.read() as tx:
+        async with services.store.read() as tx:
             final = Game.from_json(str(await tx.snapshot(game_id)))
             rows = await tx.actions(game_id)
         games += 1
@@ -103,16 +103,16 @@ async def _expected(service: GameService, game_ids: list[int], user: int) -> dic
     }
 
 
-async def _versus(service: GameService, game_ids: list[int], a: int, b: int) -> tuple[int, ...]:
+async def _versus(services: Services, game_ids: list[int], a: int, b: int) -> tuple[int, ...]:
     """(games, a ahead, b ahead, ties, a's points, b's points) from the final snapshots."""
     games = ahead = behind = ties = a_points = b_points = 0
     for game_id in game_ids:
-        info = await service.game(game_id)
+        info = await services.lobby.game(game_id)
         sa, sb = info.seat_of(a), info.seat_of(b)
         if sa is None or sb is None:
             continue
         assert sa.seat is not None and sb.seat is not None
-        async with service.store.read() as tx:
+        async with services.store.read() as tx:
             final = Game.from_json(str(await tx.snapshot(game_id)))
         assert final.ranks is not None
         ra, rb = final.ranks[sa.seat], final.ranks[sb.seat]
@@ -124,14 +124,14 @@ async def _versus(service: GameService, game_ids: list[int], a: int, b: int) -> 
 
 
 @sqlite_only  # whole games are slow to play; the queries are the same SQL on both engines
-async def test_a_record_counts_what_the_games_say(service: GameService) -> None:
-    first = await _play(service, [ANA, BRUNO], guild=1, seed=1)
-    second = await _play(service, [BRUNO, ANA, CARLA], guild=1, seed=2)
-    third = await _play(service, [ANA, CARLA], guild=2, seed=3)  # another server
-    await _play(service, [BRUNO, CARLA], guild=1, seed=4)  # without ana
+async def test_a_record_counts_what_the_games_say(services: Services) -> None:
+    first = await _play(services, [ANA, BRUNO], guild=1, seed=1)
+    second = await _play(services, [BRUNO, ANA, CARLA], guild=1, seed=2)
+    third = await _play(services, [ANA, CARLA], guild=2, seed=3)  # another server
+    await _play(services, [BRUNO, CARLA], guild=1, seed=4)  # without ana
 
-    here = await service.player_stats(ANA, guild_id=1)
-    expected = await _expected(service, [first, second], ANA)
+    here = await services.archive.player_stats(ANA, guild_id=1)
+    expected = await _expected(services, [first, second], ANA)
     assert (here.games, here.wins) == (expected["games"], expected["wins"]) == (2, here.wins)
     assert set(here.by_players) == {2, 3}
     assert sum(g for g, _ in here.by_players.values()) == 2
@@ -153,48 +153,48 @@ async def test_a_record_counts_what_the_games_say(service: GameService) -> None:
     # and with the walls they are every point scored (points come only from scoring rounds)
     walls = 0
     for game_id in (first, second):
-        mine = (await service.game(game_id)).seat_of(ANA)
+        mine = (await services.lobby.game(game_id)).seat_of(ANA)
         assert mine is not None
-        for entry in (await service.log(game_id)).entries:
+        for entry in (await services.play.log(game_id)).entries:
             for event in entry.events:
                 if isinstance(event, ScoringHeld):
                     walls += sum(row.wall for row in event.rows if row.seat == mine.seat)
     assert sum(here.building_points) + walls == sum(here.points)
     assert len(here.won) == len(here.points) == 2 and sum(here.won) == here.wins
 
-    everywhere = await service.player_stats(ANA)
+    everywhere = await services.archive.player_stats(ANA)
     assert everywhere.games == 3
-    assert (await _expected(service, [first, second, third], ANA))["exact"] == (
+    assert (await _expected(services, [first, second, third], ANA))["exact"] == (
         everywhere.exact_purchases
     )
-    nobody = await service.player_stats(999, guild_id=1)
+    nobody = await services.archive.player_stats(999, guild_id=1)
     assert nobody.games == 0 and nobody.median_turn_seconds is None
     assert nobody.average_turn_seconds is None and nobody.average_building(Building.TOWER) == 0
 
     # head to head: the games both sat in, who finished ahead by the final ranks
     games = [first, second, third]
     for a, b, guild in ((ANA, BRUNO, 1), (BRUNO, ANA, 1), (ANA, CARLA, None), (CARLA, ANA, 1)):
-        record = await service.head_to_head(a, b, guild_id=guild)
-        counted = await _versus(service, games if guild is None else [first, second], a, b)
+        record = await services.archive.head_to_head(a, b, guild_id=guild)
+        counted = await _versus(services, games if guild is None else [first, second], a, b)
         n, ahead, behind, ties, a_points, b_points = counted
         assert (record.games, record.ahead, record.behind, record.ties) == (n, ahead, behind, ties)
         assert record.ahead + record.behind + record.ties == record.games
         assert sum(record.points) == a_points and sum(record.other_points) == b_points
         assert record.average_points == pytest.approx(a_points / n)
         assert record.other_average_points == pytest.approx(b_points / n)
-    assert (await service.head_to_head(ANA, BRUNO, guild_id=1)).games == 2
-    assert (await service.head_to_head(ANA, CARLA)).games == 2  # the second and the third
-    assert (await service.head_to_head(ANA, CARLA, guild_id=1)).games == 1
-    alone = await service.head_to_head(ANA, 999)
+    assert (await services.archive.head_to_head(ANA, BRUNO, guild_id=1)).games == 2
+    assert (await services.archive.head_to_head(ANA, CARLA)).games == 2  # the second and the third
+    assert (await services.archive.head_to_head(ANA, CARLA, guild_id=1)).games == 1
+    alone = await services.archive.head_to_head(ANA, 999)
     assert alone.games == 0 and alone.average_points == 0.0
 
 
-async def test_a_player_may_hide_their_record(service: GameService) -> None:
-    assert not await service.stats_hidden(ANA)
-    await service.set_stats_hidden(ANA, True)
-    assert await service.stats_hidden(ANA) and not await service.stats_hidden(BRUNO)
-    await service.set_stats_hidden(ANA, False)
-    assert not await service.stats_hidden(ANA)
+async def test_a_player_may_hide_their_record(services: Services) -> None:
+    assert not await services.people.stats_hidden(ANA)
+    await services.people.set_stats_hidden(ANA, True)
+    assert await services.people.stats_hidden(ANA) and not await services.people.stats_hidden(BRUNO)
+    await services.people.set_stats_hidden(ANA, False)
+    assert not await services.people.stats_hidden(ANA)
 
 
 def _ended_game(game_id: int, users: list[int], scores: list[int]) -> GameLog:

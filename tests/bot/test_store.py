@@ -14,7 +14,7 @@ from bot.core.clock import ManualClock
 from bot.core.db import Conflict
 from bot.core.errors import NoGameHere, NotHost
 from bot.core.records import DeadlineRules
-from bot.core.service import GameService
+from bot.core.services import Services
 from bot.core.store import Store
 
 #: a row the schema refuses (a CHECK or a foreign key), as each engine reports it
@@ -186,24 +186,24 @@ async def test_a_transaction_cancelled_while_it_begins_leaves_none_open(store: S
 async def test_the_game_a_channel_shows(store: Store) -> None:
     """The running game; else the last finished one (not an abandoned one, not another
     channel's), also while a new game gathers players; else the lobby."""
-    service = GameService(store, clock=ManualClock())
+    services = Services.build(store, clock=ManualClock())
     insert = (
         "INSERT INTO games (id, channel_id, host_id, status, ended_at, created_at, updated_at) "
         "VALUES (?, ?, 1, ?, ?, 0, 0)"
     )
     with pytest.raises(NoGameHere):
-        await service.game_to_show(9)
+        await services.lobby.game_to_show(9)
     await run(store, insert, (1, 9, "finished", 100))
     await run(store, insert, (2, 9, "finished", 300))  # the last to end
     await run(store, insert, (3, 9, "finished", 200))
     await run(store, insert, (4, 9, "abandoned", 400))
     await run(store, insert, (5, 8, "finished", 500))  # another channel
-    assert (await service.game_to_show(9)).id == 2
+    assert (await services.lobby.game_to_show(9)).id == 2
     await run(store, insert, (6, 9, "lobby", None))
-    assert (await service.game_to_show(9)).id == 2
+    assert (await services.lobby.game_to_show(9)).id == 2
     await run(store, "UPDATE games SET status = 'active' WHERE id = 6")
-    assert (await service.game_to_show(9)).id == 6
+    assert (await services.lobby.game_to_show(9)).id == 6
     await run(store, insert, (7, 7, "lobby", None))
-    assert (await service.game_to_show(7)).id == 7  # nothing finished there: the lobby
+    assert (await services.lobby.game_to_show(7)).id == 7  # nothing finished there: the lobby
     with pytest.raises(NoGameHere):
-        await service.game_in_channel(6)
+        await services.lobby.game_in_channel(6)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from bot.core.results import LoggedTurn
-from bot.text.present import start_lines, told_lines, untold
+from bot.core.results import LoggedTurn, untold
+from bot.text.present import start_lines, told_lines
 from engine import (
     CARDS,
     GameStarted,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Coroutine
-from datetime import datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -16,15 +16,17 @@ import pytest
 
 from bot.core.clock import ManualClock
 from bot.core.errors import ServiceError
-from bot.core.records import DeadlineRules, GameInfo, SeatInfo, TimerRow
+from bot.core.plans import PlanReport
+from bot.core.records import DeadlineRules, GameInfo, TimerRow
 from bot.core.results import ActResult
-from bot.core.service import GameService
+from bot.core.services import Services
 from bot.core.store import Store
 from bot.core.verify import verify_database
 from bot.turns.deadlines import deadline_passed
 from bot.turns.flow import TurnFlow
-from bot.turns.ports import Delivery
+from bot.turns.ports import Delivery, MessageRef
 from bot.turns.reminders import Reminders
+from bot.turns.telling import Telling, TurnDm
 from bot.turns.timers import TimerDispatcher
 from engine import Undo
 
@@ -38,7 +40,7 @@ class Table:
         self.notices: list[str] = []
         self.dms = 0
 
-    async def turn_over(self, result: ActResult, locale: str) -> None:
+    async def turn_over(self, result: ActResult, telling: Telling, locale: str) -> None:
         if self.rng.random() < 0.1:
             raise RuntimeError("Discord refused the post")
         self.turns.append(result.version)
@@ -48,18 +50,33 @@ class Table:
     ) -> None:
         self.notices.append(key)
 
-    async def turn_dm(
-        self, game: GameInfo, player: SeatInfo, locale: str, deadline: datetime | None
+    async def turn_dm(self, dm: TurnDm, turn_message: MessageRef | None) -> Delivery:
+        self.dms += 1
+        return self.rng.choice(list(Delivery))
+
+    async def reminder(
+        self, user_id: int, locale: str, games: list[tuple[GameInfo, MessageRef | None]]
     ) -> Delivery:
         self.dms += 1
         return self.rng.choice(list(Delivery))
 
-    async def reminder(self, user_id: int, games: list[GameInfo]) -> Delivery:
-        self.dms += 1
-        return self.rng.choice(list(Delivery))
-
-    async def nudge(self, game: GameInfo, user_id: int) -> bool:
+    async def nudge(
+        self, game: GameInfo, user_id: int, locale: str, turn_message: MessageRef | None
+    ) -> bool:
         return True
+
+    async def plan_report(
+        self,
+        game: GameInfo,
+        user_id: int,
+        report: PlanReport,
+        locale: str,
+        turn_message: MessageRef | None,
+    ) -> Delivery:
+        return Delivery.SENT
+
+    async def owner_notice(self, owner_id: int, locale: str, server: str, channel: str) -> Delivery:
+        return Delivery.SENT
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -67,11 +84,11 @@ async def test_timers_racing_with_moves_and_votes(tmp_path: Path, seed: int) -> 
     rng = random.Random(seed)
     clock = ManualClock()
     store = await Store.open(tmp_path / "fire.sqlite3", synchronous="NORMAL")
-    service = GameService(store, clock, seed_source=lambda: rng.randrange(1 << 40))
+    services = Services.build(store, clock, seed_source=lambda: rng.randrange(1 << 40))
     table = Table(rng)
     background: list[Coroutine[Any, Any, None]] = []
-    reminders = Reminders(service, table, spawn=background.append)
-    flow = TurnFlow(service, table, spawn=background.append, reminders=reminders)
+    reminders = Reminders(services, table, spawn=background.append)
+    flow = TurnFlow(services, table, spawn=background.append, reminders=reminders)
     fired: list[int] = []
     failures: list[BaseException] = []
 
@@ -89,7 +106,7 @@ async def test_timers_racing_with_moves_and_votes(tmp_path: Path, seed: int) -> 
         await deadline_passed(flow, timer)
 
     dispatcher = TimerDispatcher(
-        service,
+        services,
         {
             "reminder": watched(reminders.remind),
             "deadline": watched(deadline),
@@ -111,24 +128,24 @@ async def test_timers_racing_with_moves_and_votes(tmp_path: Path, seed: int) -> 
                 missed_limit=rng.choice([None, 1, 2, 3]),
                 vacation_policy=rng.choice(["pause", "continue"]),
             )
-            game = await service.create_game(
+            game = await services.lobby.create_game(
                 channel_id=channel, host_id=10 * channel + 1, host_name="A", deadline_rules=rules
             )
             for user in range(2, rng.choice([3, 4]) + 1):
-                await service.join(game.id, 10 * channel + user, f"P{user}")
+                await services.lobby.join(game.id, 10 * channel + user, f"P{user}")
             if rng.random() < 0.5:
-                await service.add_computer(game.id, 10 * channel + 1, "random")
-            await service.start(game.id, 10 * channel + 1)
+                await services.lobby.add_computer(game.id, 10 * channel + 1, "random")
+            await services.lobby.start(game.id, 10 * channel + 1)
             await flow.game_started(game.id, "en")
             games.append(game.id)
         await settle()
         for _ in range(160):
-            game = await service.game(rng.choice(games))
+            game = await services.lobby.game(rng.choice(games))
             player = game.current_player
             roll = rng.random()
             try:
                 if roll < 0.45 and player is not None and player.user_id is not None:
-                    view = await service.view(game.id, player.user_id)
+                    view = await services.play.view(game.id, player.user_id)
                     legal = [a for a in view.view.legal if not isinstance(a, Undo)]
                     await flow.act(
                         game.id, player.user_id, rng.choice(legal), game.version, locale="en"
@@ -138,12 +155,14 @@ async def test_timers_racing_with_moves_and_votes(tmp_path: Path, seed: int) -> 
                     assert voter.user_id is not None
                     target = rng.choice(game.seats)
                     motion = "abandon" if rng.random() < 0.1 else "hand_over"
-                    outcome = await service.vote(game.id, voter.user_id, motion, target.seat)
+                    outcome = await services.play.vote(game.id, voter.user_id, motion, target.seat)
                     if outcome.passed and motion == "hand_over":
                         await flow.seat_handed_over(game.id, "en")
                 elif roll < 0.6 and player is not None and player.user_id is not None:
                     away = clock.now() + timedelta(hours=rng.choice([1, 30, 200]))
-                    await service.update_notify_settings(player.user_id, vacation_until=away)
+                    await services.people.update_notify_settings(
+                        player.user_id, vacation_until=away
+                    )
                     await reminders.schedule_turn(game.id)
                 else:
                     clock.advance(timedelta(minutes=rng.choice([1, 30, 300, 1500, 3000])))
@@ -154,8 +173,8 @@ async def test_timers_racing_with_moves_and_votes(tmp_path: Path, seed: int) -> 
             assert failures == []
             assert len(fired) == len(set(fired))  # no timer fired twice
             for game_id in games:
-                now = await service.game(game_id)
-                timers = await service.timers_of(game_id)
+                now = await services.lobby.game(game_id)
+                timers = await services.schedule.timers_of(game_id)
                 kinds = [t.kind for t in timers]
                 assert kinds.count("reminder") <= 1 and kinds.count("deadline") <= 1
                 assert kinds.count("announce") <= 1

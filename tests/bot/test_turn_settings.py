@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from bot.core.errors import InvalidRequest
 from bot.core.records import TURN_NOTICES, NotifySettings
-from bot.core.service import GameService
+from bot.core.services import Services
 from bot.turns.policy import DM_RETRY, LIVE_WINDOW, turn_notice
 
 NOW = datetime(2024, 6, 3, 9, 0, tzinfo=UTC)
@@ -71,8 +71,8 @@ def test_one_notification_unless_both_were_chosen(choice, dms_on, blocked_ago, l
         assert not told.dm
 
 
-async def test_settings_are_checked_before_anything_changes(service: GameService) -> None:
-    saved = await service.update_settings(7, undo_window_s=5, turn_notice="both")
+async def test_settings_are_checked_before_anything_changes(services: Services) -> None:
+    saved = await services.people.update_settings(7, undo_window_s=5, turn_notice="both")
     assert (saved.undo_window_s, saved.turn_notice) == (5, "both")
     for bad in (
         {"undo_window_s": 61},
@@ -83,8 +83,8 @@ async def test_settings_are_checked_before_anything_changes(service: GameService
         {"turn_notice": "DM"},
     ):
         with pytest.raises(InvalidRequest):
-            await service.update_settings(7, **bad)  # type: ignore[arg-type]
-    kept = await service.settings(7)
+            await services.people.update_settings(7, **bad)  # type: ignore[arg-type]
+    kept = await services.people.settings(7)
     assert (kept.undo_window_s, kept.turn_notice, kept.auto_end_turn) == (5, "both", True)
-    fresh = await service.settings(8)
+    fresh = await services.people.settings(8)
     assert (fresh.undo_window_s, fresh.turn_notice) == (None, "dm")

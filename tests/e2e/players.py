@@ -16,7 +16,7 @@ from typing import Any
 from fake_discord import FakeDiscord, InteractionResult
 from fake_discord.models import Channel, Message, User
 
-from bot.core.service import GameService
+from bot.core.services import Services
 from bot.text import i18n
 from bot.text.present import action_code, action_label, building_name, currency_name
 from engine import (
@@ -305,38 +305,38 @@ async def play_to_the_end(
 
 
 async def finished_game(
-    service: GameService, guild: int, channel: int, users: list[int], *, rated: bool = False
+    services: Services, guild: int, channel: int, users: list[int], *, rated: bool = False
 ) -> int:
     """A game of the two users played to the end through the service by random legal moves
     (quick: no Discord; random play leaves clear mistakes for a review to find)."""
-    game = await service.create_game(
+    game = await services.lobby.create_game(
         channel_id=channel, host_id=users[0], host_name="ana", guild_id=guild, rated=rated
     )
-    await service.join(game.id, users[1], "bruno")
-    info = (await service.start(game.id, users[0])).game
+    await services.lobby.join(game.id, users[1], "bruno")
+    info = (await services.lobby.start(game.id, users[0])).game
     rng = random.Random(game.id)
     while info.status == "active":
         player = info.current_player
         assert player is not None and player.user_id is not None
-        legal = (await service.view(info.id, player.user_id)).view.legal
+        legal = (await services.play.view(info.id, player.user_id)).view.legal
         move = rng.choice([a for a in legal if not isinstance(a, Undo)] or list(legal))
-        info = (await service.act(info.id, player.user_id, move, info.version)).game
+        info = (await services.play.act(info.id, player.user_id, move, info.version)).game
     return game.id
 
 
-async def play_scoring_rounds(service: GameService, game_id: int, rounds: int) -> Game:
+async def play_scoring_rounds(services: Services, game_id: int, rounds: int) -> Game:
     """Random legal moves of a running game of people, through the service (quick: no
     Discord), until `rounds` scoring rounds are held; returns the game as it stands then."""
     rng = random.Random(game_id)
     while True:
-        async with service.store.read() as tx:
+        async with services.store.read() as tx:
             snapshot = await tx.snapshot(game_id)
         assert snapshot is not None
         state = Game.from_json(snapshot)
         if len(state.scoring_rounds) >= rounds:
             return state
-        info = await service.game(game_id)
+        info = await services.lobby.game(game_id)
         player = info.current_player
         assert not state.is_over and player is not None and player.user_id is not None
         move = rng.choice([a for a in state.legal_actions() if not isinstance(a, Undo)])
-        await service.act(game_id, player.user_id, move, info.version)
+        await services.play.act(game_id, player.user_id, move, info.version)

@@ -167,7 +167,7 @@ async def test_one_combined_reminder_for_three_waiting_games(
         for channel in channels:
             await start(sim, channel, [ana], bots=1)
             await bot.calm()
-        waiting = await bot.service.games_waiting_on(ana.id)
+        waiting = await bot.services.people.games_waiting_on(ana.id)
         assert len(waiting) == 3
         mine = await sim.slash(ana, "alhambra mygames", channel=channels[0])
         assert mine.ephemeral and "Games waiting on you (3)" in mine.content
@@ -314,9 +314,9 @@ async def test_the_stand_in_plays_at_the_level_the_host_chose(
     asked: list[tuple[int, str]] = []  # (seat, level) of every computer decision
     decide = flow.decide
 
-    async def spy(service, game_id: int, seat: int, level: str):
+    async def spy(services, game_id: int, seat: int, level: str):
         asked.append((seat, level))
-        return await decide(service, game_id, seat, level)
+        return await decide(services, game_id, seat, level)
 
     monkeypatch.setattr(flow, "decide", spy)
     clock = ManualClock(T0)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from fake_discord import FakeDiscord, cli_script
 
-#: `[2026-12-01 08:00:00] [INFO    ] alhambra: ...`, the bot's plain format (core.logs)
+#: `[2026-12-01 08:00:00] [INFO    ] alhambra: ...`, the bot's plain format (ops.logs)
 PLAIN_LINE = re.compile(
     r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] \[(DEBUG|INFO|WARNING|ERROR|CRITICAL) *\] "
 )

@@ -105,7 +105,7 @@ async def test_the_results_show_the_finished_game(sim, run_bot, make_bot, db_pat
         growth = results.attachment("growth.webp")
         with Image.open(io.BytesIO(growth.data)) as animation:
             assert animation.format == "WEBP" and animation.is_animated
-            frames = await bot.service.growth(game_id)
+            frames = await bot.services.archive.growth(game_id)
             assert animation.n_frames == min(len(frames.frames), MAX_FRAMES) > 10
             assert frames.turns[-1] == ended_turns(db_path, game_id)
         assert len(growth.data) < 8 * 1024 * 1024  # well under Discord's upload limit

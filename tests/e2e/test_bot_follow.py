@@ -88,8 +88,8 @@ async def test_a_watcher_follows_by_dm_and_in_the_thread(
         assert "You do not follow this game" in not_now.content
         game_id = stored_game(db_path, thread.id)[0]
         with pytest.raises(InvalidRequest, match="Follow by dm or thread"):  # a forged way
-            await bot.service.follow(game_id, watcher.id, "carrier pigeon")
-        assert await bot.service.followers(game_id) == []
+            await bot.services.people.follow(game_id, watcher.id, "carrier pigeon")
+        assert await bot.services.people.followers(game_id) == []
 
 
 async def test_following_is_refused_where_it_cannot_work(
@@ -106,14 +106,14 @@ async def test_following_is_refused_where_it_cannot_work(
         game_id, _, _ = stored_game(db_path, channel.id)
         in_channel = await sim.slash(watcher, "alhambra follow", channel=channel, how="thread")
         assert "played in the channel itself" in in_channel.content
-        assert await bot.service.followers(game_id) == []
+        assert await bot.services.people.followers(game_id) == []
 
         # this game's number, given in another server, names no game there
         by_number = await sim.slash(watcher, "alhambra follow", channel=far, game=game_id)
         assert "There is no such game" in by_number.content
-        assert await bot.service.followers(game_id) == []
+        assert await bot.services.people.followers(game_id) == []
 
         await sim.slash(ana, "alhambra abandon", channel=channel)
         over = await sim.slash(watcher, "alhambra follow", channel=channel, game=game_id)
         assert over.ephemeral and "This game was abandoned" in over.content
-        assert await bot.service.followers(game_id) == []
+        assert await bot.services.people.followers(game_id) == []

@@ -172,7 +172,7 @@ async def test_the_sweep_sets_a_computer_going_when_even_its_retry_could_not_be_
 
         (worker,) = bot.workers.pids()
         with pytest.MonkeyPatch.context() as disk:  # full until the block ends
-            disk.setattr(bot.service, "computers_later", full_disk, raising=False)
+            disk.setattr(bot.services.schedule, "computers_later", full_disk, raising=False)
             os.kill(worker, signal.SIGSTOP)
             try:
                 await take(sim, db_path, channel, ana)
@@ -192,15 +192,15 @@ class FailingWrites:
 
     def __init__(self, bot, user_id: int, skip: int) -> None:
         self.store: Store = bot.store
-        self.service = bot.service
+        self.services = bot.services
         self.user_id, self.skip = user_id, skip
         self.armed = False
         self.failed = 0
         self._write = self.store.write
-        self._act = self.service.act
+        self._act = self.services.play.act
 
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        monkeypatch.setattr(self.service, "act", self.act)
+        monkeypatch.setattr(self.services.play, "act", self.act)
         monkeypatch.setattr(self.store, "write", self.write)
 
     async def act(self, game_id, user_id, *args, **kwargs):
@@ -219,14 +219,19 @@ class FailingWrites:
         return self._write(*args, **kwargs)
 
 
-@pytest.mark.parametrize("failing", [0, 1, 2, 3], ids=lambda n: f"write{n + 1}")
+#: the writes that follow a person's move that ends their turn (their undo window is zero)
+AFTER_THE_MOVE = ("ending the turn", "noting it told and arming the next", "the computer's move")
+
+
+@pytest.mark.parametrize("failing", range(len(AFTER_THE_MOVE)), ids=AFTER_THE_MOVE.__getitem__)
 async def test_a_write_failing_right_after_a_move_leaves_it_saved_and_the_game_going(
     sim, run_bot, make_bot, db_path, monkeypatch, failing
 ) -> None:
-    """The first (second, third, fourth) write after the move's commit fails, as a disk that
-    fills or a database that fails over at that moment would: ending the turn, noting it
-    announced, arming the next turn. The player is told their move was done, never that it
-    was not saved, and the next turn is told and played by the computer, by itself."""
+    """The first (second, third) write after the move's commit fails, as a disk that fills or
+    a database that fails over at that moment would: ending the turn, noting the turn told
+    with the next turn's timers, the computer's move. The player is told their move was done,
+    never that it was not saved, and the next turn is told and played by the computer, by
+    itself."""
     async with run_bot(make_bot()) as bot:
         ana, channel = await with_a_computer(sim)
         game_id, _ = await anas_turn(sim, bot, db_path, channel, ana)
@@ -234,7 +239,7 @@ async def test_a_write_failing_right_after_a_move_leaves_it_saved_and_the_game_g
         faults = FailingWrites(bot, ana.id, failing)
         faults.install(monkeypatch)
         done = await take(sim, db_path, channel, ana)
-        assert faults.failed == 1, "the fault was not met"
+        await sim.wait_until(lambda: faults.failed == 1, timeout=30)  # the fault was met
         assert not any(words in done.text for words in NOT_SAVED), done.text
         assert "Done" in done.text or "saved" in done.text, done.text
         assert moves(db_path, game_id) > before  # the move stands

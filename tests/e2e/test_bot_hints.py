@@ -9,19 +9,19 @@ import random
 from fake_discord import FakeDiscord
 from players import open_game
 
-from bot.core.service import GameService
+from bot.core.services import Services
 from bot.text.present import action_label
 from engine import Undo
 
 
-async def _running(sim: FakeDiscord, service: GameService, channel, users, *, rated: bool = False):
+async def _running(sim: FakeDiscord, services: Services, channel, users, *, rated: bool = False):
     """A game of the users started through Discord (so its turn message is in the channel)."""
     lobby = (await open_game(sim, users[0], channel, rated=rated)).response
     for user in users[1:]:
         await sim.click(user, lobby, "Join")
     started = await sim.click(users[0], lobby, "Start")
     await started.wait_followups(1)
-    return await service.game_in_channel(channel.id), started.followups[0]
+    return await services.lobby.game_in_channel(channel.id), started.followups[0]
 
 
 def _table(sim: FakeDiscord, *users):
@@ -54,11 +54,11 @@ async def test_a_hint_answers_the_player_to_move_and_is_counted(
     ana, bruno, watcher = sim.user("ana"), sim.user("bruno"), sim.user("watcher")
     channel = _table(sim, ana, bruno, watcher)
     async with run_bot(make_bot()) as bot:
-        service = bot.service
-        info, turn = await _running(sim, service, channel, [ana, bruno])
+        services = bot.services
+        info, turn = await _running(sim, services, channel, [ana, bruno])
         mover, other = _split([ana, bruno], info)
-        view = (await service.view(info.id, mover.id)).view
-        before = await service.game(info.id)
+        view = (await services.play.view(info.id, mover.id)).view
+        before = await services.lobby.game(info.id)
 
         asked = (await sim.slash(mover, "alhambra hint", channel=channel)).response
         assert asked.ephemeral
@@ -70,8 +70,8 @@ async def test_a_hint_answers_the_player_to_move_and_is_counted(
         reason = text.splitlines()[1]
         assert reason and "{" not in reason and not reason.startswith("Hint")
         assert "You have asked for 1 hint in this game" in text
-        assert (await service.game(info.id)).version == before.version  # nothing was played
-        assert await service.hints_of_game(info.id) == {view.seat: 1}
+        assert (await services.lobby.game(info.id)).version == before.version  # nothing was played
+        assert await services.play.hints_of_game(info.id) == {view.seat: 1}
 
         # the same decision asked again: the same move (the level's seed is the seat's), counted
         again = (await sim.slash(mover, "alhambra hint", channel=channel)).response
@@ -83,7 +83,7 @@ async def test_a_hint_answers_the_player_to_move_and_is_counted(
         assert refused.ephemeral and "It is " in refused.content and "not yours" in refused.content
         outsider = (await sim.slash(watcher, "alhambra hint", channel=channel)).response
         assert "You are not playing in this game." in outsider.content
-        assert await service.hints_of_game(info.id) == {view.seat: 2}
+        assert await services.play.hints_of_game(info.id) == {view.seat: 2}
 
         # the panel's Hint button answers the same, in a message of its own
         panel = await _panel(sim, mover, turn)
@@ -94,10 +94,10 @@ async def test_a_hint_answers_the_player_to_move_and_is_counted(
 
         # played to the end: the hints are in the player's record
         rng = random.Random(3)
-        current = await service.game(info.id)
+        current = await services.lobby.game(info.id)
         while current.status == "active":
             player = current.current_player
-            legal = (await service.view(current.id, player.user_id)).view.legal
+            legal = (await services.play.view(current.id, player.user_id)).view.legal
             move = rng.choice([a for a in legal if not isinstance(a, Undo)])
             done = await bot.flow.act(
                 current.id, player.user_id, move, current.version, locale="en"
@@ -120,12 +120,12 @@ async def test_hints_are_refused_in_a_rated_game(sim: FakeDiscord, run_bot, make
     ana, bruno = sim.user("ana"), sim.user("bruno")
     channel = _table(sim, ana, bruno)
     async with run_bot(make_bot()) as bot:
-        info, turn = await _running(sim, bot.service, channel, [ana, bruno], rated=True)
+        info, turn = await _running(sim, bot.services, channel, [ana, bruno], rated=True)
         mover, _ = _split([ana, bruno], info)
         refused = (await sim.slash(mover, "alhambra hint", channel=channel)).response
         assert refused.ephemeral
         assert "This game is rated, so hints are off" in refused.content
-        assert await bot.service.hints_of_game(info.id) == {}
+        assert await bot.services.play.hints_of_game(info.id) == {}
         panel = await _panel(sim, mover, turn)
         assert "Take money" in panel.button_labels() and "Hint" not in panel.button_labels()
 
@@ -136,10 +136,10 @@ async def test_a_player_chooses_the_level_a_hint_comes_from(
     ana, bruno = sim.user("ana"), sim.user("bruno")
     channel = _table(sim, ana, bruno)
     async with run_bot(make_bot()) as bot:
-        service = bot.service
-        info, turn = await _running(sim, service, channel, [ana, bruno])
+        services = bot.services
+        info, turn = await _running(sim, services, channel, [ana, bruno])
         mover, _ = _split([ana, bruno], info)
-        view = (await service.view(info.id, mover.id)).view
+        view = (await services.play.view(info.id, mover.id)).view
         labels = [action_label("en", a, view) for a in view.legal if not isinstance(a, Undo)]
 
         expert = (await sim.slash(mover, "alhambra hint", channel=channel, level="expert")).response
@@ -150,7 +150,7 @@ async def test_a_player_chooses_the_level_a_hint_comes_from(
         normal = (await sim.slash(mover, "alhambra hint", channel=channel, level="normal")).response
         assert normal.content.startswith("Hint: the normal level would play **")
         assert normal.content.split("**")[1] in labels
-        assert await service.hints_of_game(info.id) == {view.seat: 2}
+        assert await services.play.hints_of_game(info.id) == {view.seat: 2}
 
         # a value Discord's choices would not send (a forged request): refused, nothing recorded
         for forged in ("random", "easy", "grandmaster"):
@@ -162,8 +162,8 @@ async def test_a_player_chooses_the_level_a_hint_comes_from(
             assert refused.content == (
                 "A hint comes from the normal, hard or expert level: choose one of those."
             )
-        assert await service.hints_of_game(info.id) == {view.seat: 2}
-        assert (await service.game(info.id)).version == info.version  # nothing was played
+        assert await services.play.hints_of_game(info.id) == {view.seat: 2}
+        assert (await services.lobby.game(info.id)).version == info.version  # nothing was played
 
         # the panel's Hint button keeps the hard level
         panel = await _panel(sim, mover, turn)
@@ -177,7 +177,7 @@ async def test_a_forged_hint_level_is_refused_in_the_readers_language(
     ana, bruno = sim.user("ana", locale="pt-BR"), sim.user("bruno")
     channel = _table(sim, ana, bruno)
     async with run_bot(make_bot()) as bot:
-        info, _ = await _running(sim, bot.service, channel, [ana, bruno])
+        info, _ = await _running(sim, bot.services, channel, [ana, bruno])
         for user in (ana, bruno):
             sent = await sim.forge_command(
                 user, "alhambra hint", channel=channel, forged={"level": "x"}
@@ -188,4 +188,4 @@ async def test_a_forged_hint_level_is_refused_in_the_readers_language(
                 assert "médio, difícil ou especialista" in refused.content
             else:
                 assert "normal, hard or expert" in refused.content
-        assert await bot.service.hints_of_game(info.id) == {}
+        assert await bot.services.play.hints_of_game(info.id) == {}

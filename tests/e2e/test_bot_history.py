@@ -15,7 +15,7 @@ from fake_discord.models import Message
 from players import finished_game, play_scoring_rounds
 
 import render
-from bot.core.service import GameService
+from bot.core.services import Services
 from bot.discord_app import history
 from bot.text import i18n
 from bot.text.alt import hand_alt
@@ -24,13 +24,13 @@ from engine import Game, TurnEnded, new_game
 LABELS = ["⏮ Start", "◀ Turn before", "Next turn ▶", "End ⏭", "Score sheet"]
 
 
-async def _engine_steps(service: GameService, game_id: int) -> list[Game]:
+async def _engine_steps(services: Services, game_id: int) -> list[Game]:
     """The game after each ended turn (and as dealt), replayed here from the stored log."""
-    game = await service.game(game_id)
+    game = await services.lobby.game(game_id)
     assert game.seed is not None
     state = new_game(len(game.seats), game.seed)
     after = [state.copy()]
-    async with service.store.read() as tx:
+    async with services.store.read() as tx:
         rows = await tx.actions(game_id)
     for row in rows:
         if any(isinstance(e, TurnEnded) for e in state.apply(row.action)):
@@ -53,8 +53,8 @@ async def test_a_replay_steps_through_the_game_as_the_engine_replays_it(
     channel = sim.channel(guild, "alhambra")
     other = sim.channel(guild, "elsewhere")
     async with run_bot(make_bot()) as bot:
-        game_id = await finished_game(bot.service, guild.id, channel.id, [ana.id, bruno.id])
-        expected = await _engine_steps(bot.service, game_id)
+        game_id = await finished_game(bot.services, guild.id, channel.id, [ana.id, bruno.id])
+        expected = await _engine_steps(bot.services, game_id)
         steps = len(expected) - 1
 
         # anyone in the server, from any channel; the answer is theirs alone
@@ -101,8 +101,8 @@ async def test_the_archive_lists_the_server_s_finished_games(
     async with run_bot(make_bot()) as bot:
         empty = await sim.slash(ana, "alhambra-history games", channel=channel)
         assert "No finished games yet." in empty.response.content
-        first = await finished_game(bot.service, guild.id, channel.id, [ana.id, bruno.id])
-        second = await finished_game(bot.service, guild.id, channel.id, [carla.id, bruno.id])
+        first = await finished_game(bot.services, guild.id, channel.id, [ana.id, bruno.id])
+        second = await finished_game(bot.services, guild.id, channel.id, [carla.id, bruno.id])
         listed = await sim.slash(ana, "alhambra-history games", channel=channel)
         text = listed.response.content
         assert listed.response.ephemeral
@@ -149,9 +149,9 @@ async def test_the_archive_pages_through_older_games(
     elsewhere = sim.channel(other, "general")
     async with run_bot(make_bot()) as bot:
         tables = [[ana.id, bruno.id], [carla.id, bruno.id]] * 2 + [[ana.id, carla.id]]
-        played = [await finished_game(bot.service, guild.id, channel.id, t) for t in tables]
+        played = [await finished_game(bot.services, guild.id, channel.id, t) for t in tables]
         theirs = await finished_game(
-            bot.service, other.id, elsewhere.id, [dora.id, sim.user("eve").id]
+            bot.services, other.id, elsewhere.id, [dora.id, sim.user("eve").id]
         )
         latest = played[::-1]
 
@@ -238,9 +238,9 @@ async def test_a_player_s_replay_shows_their_own_hand_and_nobody_else_s(
         sim.member(guild, user)
     channel = sim.channel(guild, "alhambra")
     async with run_bot(make_bot()) as bot:
-        game_id = await finished_game(bot.service, guild.id, channel.id, [ana.id, bruno.id])
-        expected = await _engine_steps(bot.service, game_id)
-        game = await bot.service.game(game_id)
+        game_id = await finished_game(bot.services, guild.id, channel.id, [ana.id, bruno.id])
+        expected = await _engine_steps(bot.services, game_id)
+        game = await bot.services.lobby.game(game_id)
         seats = {}
         for user in (ana, bruno):
             seat = game.seat_of(user.id)
@@ -338,8 +338,8 @@ async def test_a_record_and_hiding_it(sim: FakeDiscord, run_bot, make_bot) -> No
     sim.member(guild, bruno)
     channel = sim.channel(guild, "alhambra")
     async with run_bot(make_bot()) as bot:
-        game_id = await finished_game(bot.service, guild.id, channel.id, [ana.id, bruno.id])
-        final = await bot.service.replay(game_id)
+        game_id = await finished_game(bot.services, guild.id, channel.id, [ana.id, bruno.id])
+        final = await bot.services.archive.replay(game_id)
         game = final.log.game
         won = {seat.user_id for r, i, _ in final.ranking if r == 1 and (seat := game.at_seat(i))}
 
@@ -383,8 +383,8 @@ async def test_two_players_head_to_head(sim: FakeDiscord, run_bot, make_bot) -> 
         ahead = {ana.id: 0, bruno.id: 0}
         points = {ana.id: 0, bruno.id: 0}
         for _ in range(2):
-            game_id = await finished_game(bot.service, guild.id, channel.id, [ana.id, bruno.id])
-            final = await bot.service.replay(game_id)
+            game_id = await finished_game(bot.services, guild.id, channel.id, [ana.id, bruno.id])
+            final = await bot.services.archive.replay(game_id)
             game = final.log.game
             by_user = {
                 seat.user_id: (rank, score)
@@ -454,20 +454,20 @@ async def test_a_rated_game_and_the_leaderboard(sim: FakeDiscord, run_bot, make_
         assert "Rated: the result moves this server's ratings" in lobby.embeds[0]["description"]
         refused = await sim.slash(ana, "alhambra add-bot", channel=channel, level="easy")
         assert "computer players cannot join it" in refused.response.content
-        game = await bot.service.game_in_channel(channel.id)
+        game = await bot.services.lobby.game_in_channel(channel.id)
         assert game.rated
-        await bot.service.abandon(game.id, ana.id)
+        await bot.services.lobby.abandon(game.id, ana.id)
 
-        game_id = await finished_game(bot.service, guild.id, channel.id, [ana.id, bruno.id])
-        assert not (await bot.service.game(game_id)).rated  # unrated: nobody ranked
-        assert await bot.service.leaderboard(guild.id) == []
-        rated = await bot.service.create_game(
+        game_id = await finished_game(bot.services, guild.id, channel.id, [ana.id, bruno.id])
+        assert not (await bot.services.lobby.game(game_id)).rated  # unrated: nobody ranked
+        assert await bot.services.archive.leaderboard(guild.id) == []
+        rated = await bot.services.lobby.create_game(
             channel_id=channel.id, host_id=ana.id, host_name="ana", guild_id=guild.id, rated=True
         )
-        await bot.service.abandon(rated.id, ana.id)  # abandoned before it started: nothing
-        assert await bot.service.leaderboard(guild.id) == []
+        await bot.services.lobby.abandon(rated.id, ana.id)  # abandoned before it started: nothing
+        assert await bot.services.archive.leaderboard(guild.id) == []
 
-        await finished_game(bot.service, guild.id, channel.id, [ana.id, bruno.id], rated=True)
+        await finished_game(bot.services, guild.id, channel.id, [ana.id, bruno.id], rated=True)
         board = (await sim.slash(bruno, "alhambra-history leaderboard", channel=channel)).response
         assert board.ephemeral and "Leaderboard of this server" in board.content
         lines = [line for line in board.content.splitlines() if line[:2] in ("1.", "2.")]
@@ -488,14 +488,14 @@ async def test_ending_a_running_rated_game_counts_its_host_last(
         for user in (bruno, carla):
             await sim.slash(user, "alhambra join", channel=channel)
         await sim.slash(ana, "alhambra start", channel=channel)
-        game = await bot.service.game_in_channel(channel.id)
+        game = await bot.services.lobby.game_in_channel(channel.id)
         ended = (await sim.slash(ana, "alhambra abandon", channel=channel)).response
         assert "abandoned by ana" in ended.content
         assert "ana counts as last place, the other players share first" in ended.content
         board = (await sim.slash(carla, "alhambra-history leaderboard", channel=channel)).response
         ranked = [line for line in board.content.splitlines() if line[:2] in ("1.", "2.", "3.")]
         assert len(ranked) == 3 and f"<@{ana.id}>" in ranked[2]  # bruno and carla tie above
-        assert (await bot.service.game(game.id)).status == "abandoned"
+        assert (await bot.services.lobby.game(game.id)).status == "abandoned"
 
 
 async def test_the_players_behind_cannot_vote_a_rated_game_away(
@@ -515,8 +515,8 @@ async def test_the_players_behind_cannot_vote_a_rated_game_away(
         for user in (bruno, carla):
             await sim.slash(user, "alhambra join", channel=channel)
         await sim.slash(ana, "alhambra start", channel=channel)
-        game = await bot.service.game_in_channel(channel.id)
-        standing = await play_scoring_rounds(bot.service, game.id, rounds=2)
+        game = await bot.services.lobby.game_in_channel(channel.id)
+        standing = await play_scoring_rounds(bot.services, game.id, rounds=2)
         by_seat = {s.seat: s.user_id for s in game.seats}
         order = [users[by_seat[seat]] for _, seat, _ in standing.ranking()]  # leader first
         leader, behind = order[0], order[1:]
@@ -529,13 +529,13 @@ async def test_the_players_behind_cannot_vote_a_rated_game_away(
                 said.content
             )
             assert rule in said.content
-        assert (await bot.service.game(game.id)).status == "active"
+        assert (await bot.services.lobby.game(game.id)).status == "active"
         board = (await sim.slash(carla, "alhambra-history leaderboard", channel=channel)).response
         assert "No rated games have ended here yet" in board.content
 
         ended = await sim.slash(leader, "alhambra vote", channel=channel, motion="abandon")
         assert "Every player voted to abandon the game." in ended.content
-        assert (await bot.service.game(game.id)).status == "abandoned"
+        assert (await bot.services.lobby.game(game.id)).status == "abandoned"
         board = (await sim.slash(carla, "alhambra-history leaderboard", channel=channel)).response
         assert "No rated games have ended here yet" in board.content
 
@@ -546,8 +546,8 @@ async def test_a_replay_can_start_at_any_turn(sim: FakeDiscord, run_bot, make_bo
     sim.member(guild, bruno)
     channel = sim.channel(guild, "alhambra")
     async with run_bot(make_bot()) as bot:
-        game_id = await finished_game(bot.service, guild.id, channel.id, [ana.id, bruno.id])
-        steps = (await bot.service.replay(game_id)).steps
+        game_id = await finished_game(bot.services, guild.id, channel.id, [ana.id, bruno.id])
+        steps = (await bot.services.archive.replay(game_id)).steps
         third = await sim.slash(
             bruno, "alhambra-history replay", channel=channel, game=game_id, turn=3
         )
@@ -581,13 +581,13 @@ async def test_a_game_of_the_archive_opens_with_its_results_and_score_sheet(
     sim.member(guild, carla)
     channel = sim.channel(guild, "alhambra")
     async with run_bot(make_bot()) as bot:
-        game_id = await finished_game(bot.service, guild.id, channel.id, [ana.id, bruno.id])
+        game_id = await finished_game(bot.services, guild.id, channel.id, [ana.id, bruno.id])
         listed = (await sim.slash(carla, "alhambra-history games", channel=channel)).response
         menu = listed.selects()[0]
         assert [o["value"] for o in menu["options"]] == [str(game_id)]
         assert menu["options"][0]["label"].startswith(f"Game #{game_id}: won by ")
         opened = (await sim.select(carla, listed, menu["custom_id"], [str(game_id)])).response
-        final = await bot.service.replay(game_id)
+        final = await bot.services.archive.replay(game_id)
         assert f"after turn {final.steps} of {final.steps}" in opened.content
         assert "**The game is over!**" in opened.content and "Winner: " in opened.content
         assert opened.button_labels() == LABELS and opened.ephemeral

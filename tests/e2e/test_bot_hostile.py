@@ -144,7 +144,7 @@ async def test_a_refused_turn_message_does_not_stall_the_game(
         assert snapshot(db_path, game_id)[0][0] > version + 2
         # the refused post was the person's next turn message (a computer's turn posts
         # nothing): it waits for its retry, and the person's reminder is armed
-        timers = await bot.service.timers_of(game_id)
+        timers = await bot.services.schedule.timers_of(game_id)
         assert {t.kind for t in timers} == {"reminder", "announce"}
 
 

@@ -91,8 +91,8 @@ async def test_health_says_what_is_wrong(sim, run_bot, make_bot) -> None:
         async def broken() -> int:
             raise OSError("disk I/O error")
 
-        real = bot.service.count_open_games
-        bot.service.count_open_games = broken  # the database stops answering
+        real = bot.services.schedule.count_open_games
+        bot.services.schedule.count_open_games = broken  # the database stops answering
         try:
             async with http.get(f"{url}/healthz") as answer:
                 assert answer.status == 503
@@ -101,7 +101,7 @@ async def test_health_says_what_is_wrong(sim, run_bot, make_bot) -> None:
             async with http.get(f"{url}/readyz") as answer:  # set up and READY all the same
                 assert answer.status == 200
         finally:
-            bot.service.count_open_games = real
+            bot.services.schedule.count_open_games = real
         async with http.get(f"{url}/healthz") as answer:
             assert answer.status == 200
 
@@ -109,7 +109,7 @@ async def test_health_says_what_is_wrong(sim, run_bot, make_bot) -> None:
 async def test_discords_rate_limits_and_server_errors_are_counted(sim, run_bot, make_bot) -> None:
     """discord.py retries 429s and 5xx by itself, so the bot's code never sees them: the trace
     on its HTTP session counts them for the operator."""
-    from bot.core import metrics
+    from bot.ops import metrics
 
     def count(status: str) -> float:
         return metrics.DISCORD_HTTP_ERRORS.labels(status)._value.get()

@@ -108,7 +108,7 @@ async def test_a_plan_plays_the_first_rule_that_holds_at_the_players_turn(
         assert after is not None
         assert tile in after.view(seat).table[seat].reserve
         assert after.current_seat != seat  # placing a building ends one's actions
-        async with bot.service.store.read() as tx:
+        async with bot.services.store.read() as tx:
             rows = await tx.actions(stored_game(db_path, channel.id)[0])
         mine = [r.action for r in rows if r.seat == seat]
         assert mine[0]["kind"] == "buy" and sorted(mine[0]["cards"]) == sorted(pay)
@@ -164,8 +164,8 @@ async def test_a_plan_with_nothing_to_play_leaves_the_turn_and_a_fallback_takes_
         await _take_money(sim, db_path, channel, mover)
         await bot.calm()
         game_id = stored_game(db_path, channel.id)[0]
-        info = await bot.service.game(game_id)
-        async with bot.service.store.read() as tx:
+        info = await bot.services.lobby.game(game_id)
+        async with bot.services.store.read() as tx:
             rows = await tx.actions(game_id)
         assert rows[-1].seat != seat or rows[-1].action["kind"] == "end_turn"
         # the game as it stood when the plan chose, replayed from the log
@@ -267,7 +267,7 @@ async def test_a_plan_is_made_from_the_players_own_view(
         assert "5. If" not in missing.content and "4. If" in missing.content
         gone = await sim.slash(waiter, "alhambra-plan cancel", channel=channel)
         assert "You have no plan" in gone.content
-        assert not await bot.service.has_plan(stored_game(db_path, channel.id)[0], seat)
+        assert not await bot.services.play.has_plan(stored_game(db_path, channel.id)[0], seat)
 
 
 async def test_a_plan_made_by_menus_under_ones_hand(
@@ -306,7 +306,7 @@ async def test_a_plan_made_by_menus_under_ones_hand(
         await pick("om")
         assert "Otherwise: take the most money" in panel.content
         assert panel.button_labels() == ["Remove the last rule", "Cancel the plan"]
-        _, stored = await bot.service.plan(
+        _, stored = await bot.services.play.plan(
             game_id := stored_game(db_path, channel.id)[0], waiter.id
         )
         assert [(r.tile, r.cards, r.place) for r in stored.rules] == [
@@ -322,7 +322,7 @@ async def test_a_plan_made_by_menus_under_ones_hand(
         await sim.click(waiter, panel, "Cancel the plan")
         await sim.wait_until(lambda: panel.edits > edits)
         assert "You have no plan" in panel.content
-        assert not await bot.service.has_plan(game_id, seat)
+        assert not await bot.services.play.has_plan(game_id, seat)
 
 
 async def test_plan_changes_sent_at_once_are_all_kept(
@@ -353,7 +353,7 @@ async def test_plan_changes_sent_at_once_are_all_kept(
         )
         await sim.wait_until(lambda: panel.edits > edits)
         assert all("1. If " in a.content for a in added[:2])  # both confirmed
-        _, stored = await bot.service.plan(stored_game(db_path, channel.id)[0], waiter.id)
+        _, stored = await bot.services.play.plan(stored_game(db_path, channel.id)[0], waiter.id)
         assert sorted(r.tile for r in stored.rules) == sorted((tile, other))
         assert stored.otherwise == "most"
         shown = await sim.slash(waiter, "alhambra-plan show", channel=channel)

@@ -23,11 +23,11 @@ async def test_a_review_lists_the_player_s_worst_turns_the_same_every_time(
         sim.member(guild, user)
     channel = sim.channel(guild, "alhambra")
     async with run_bot(make_bot()) as bot:
-        service = bot.service
-        game_id = await finished_game(service, guild.id, channel.id, [ana.id, bruno.id])
-        game = await service.game(game_id)
+        services = bot.services
+        game_id = await finished_game(services, guild.id, channel.id, [ana.id, bruno.id])
+        game = await services.lobby.game(game_id)
         ana_seat = game.seat_of(ana.id).seat
-        game_log = await service.log(game_id)
+        game_log = await services.play.log(game_id)
         # the turn numbers of each seat, as the replay counts them
         seat_turns: dict[int, set[int]] = {0: set(), 1: set()}
         for number, turn in enumerate(game_log.turns(), start=1):
@@ -66,11 +66,11 @@ async def test_a_review_lists_the_player_s_worst_turns_the_same_every_time(
             watcher, "alhambra-history review", channel=sim.channel(elsewhere, "x"), game=game_id
         )
         assert "no such game" in forged.response.content.lower()
-        running = await service.create_game(
+        running = await services.lobby.create_game(
             channel_id=channel.id, host_id=ana.id, host_name="ana", guild_id=guild.id
         )
-        await service.join(running.id, bruno.id, "bruno")
-        await service.start(running.id, ana.id)
+        await services.lobby.join(running.id, bruno.id, "bruno")
+        await services.lobby.start(running.id, ana.id)
         early = await sim.slash(ana, "alhambra-history review", channel=channel, game=running.id)
         assert "not finished yet" in early.response.content
         by_default = await sim.slash(ana, "alhambra-history review", channel=channel)

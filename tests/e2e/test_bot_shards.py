@@ -29,7 +29,7 @@ from fake_discord.models import Channel, User
 from players import Table, open_game, play_by_commands, stored_game
 
 from bot.config import load_settings
-from bot.core.service import GameService
+from bot.core.services import Services
 from bot.core.store import Store
 from bot.discord_app.client import (
     IDENTIFY_SPACING_S,
@@ -141,14 +141,16 @@ async def test_a_sync_another_process_holds_is_left_to_it(
 ) -> None:
     store = await Store.open(db_path)
     try:  # another process started syncing a moment ago
-        assert await GameService(store).take_lease(SYNC_LEASE, "elsewhere:7:cluster0", 60)
+        assert await Services.build(store).schedule.take_lease(
+            SYNC_LEASE, "elsewhere:7:cluster0", 60
+        )
     finally:
         await store.close()
     async with run_bot(make_bot()) as bot:
         assert not bot.synced and interaction_puts(sim) == 0
     store = await Store.open(db_path)
     try:  # it stopped before syncing and gave the lease back: the next start syncs
-        assert await GameService(store).drop_lease(SYNC_LEASE, "elsewhere:7:cluster0")
+        assert await Services.build(store).schedule.drop_lease(SYNC_LEASE, "elsewhere:7:cluster0")
     finally:
         await store.close()
     async with run_bot(make_bot()) as bot:
@@ -157,17 +159,17 @@ async def test_a_sync_another_process_holds_is_left_to_it(
 
 async def test_an_identify_slot_is_one_per_bucket_per_spacing(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "leases.sqlite3")
-    service = GameService(store)
+    services = Services.build(store)
 
     async def slot(bucket: int, owner: str) -> float:
-        return await identify_slot(service, bucket, owner, spacing=0.4, poll=0.02)
+        return await identify_slot(services, bucket, owner, spacing=0.4, poll=0.02)
 
     try:
         assert await slot(0, "a:shard0") < 0.1
         assert await slot(1, "a:shard1") < 0.1  # another bucket starts at once
         assert 0.3 <= await slot(0, "b:shard2") < 1.0  # the same bucket waits its turn
         assert 0.3 <= await slot(0, "b:shard2") < 1.0  # even its own holder: never renewed
-        assert await service.lease_holder("identify:0") == "b:shard2"
+        assert await services.schedule.lease_holder("identify:0") == "b:shard2"
     finally:
         await store.close()
 

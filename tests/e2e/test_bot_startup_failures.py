@@ -20,7 +20,7 @@ import asyncpg
 import pytest
 from fake_discord import FakeDiscord, cli_script
 
-from bot.core.service import GameService
+from bot.core.services import Services
 from bot.core.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -155,7 +155,7 @@ async def test_the_database_commands_read_from_a_read_only_volume_and_say_what_t
     folder.mkdir()
     db = folder / "alhambra.sqlite3"
     store = await Store.open(db)
-    await GameService(store).create_game(channel_id=1, host_id=1, host_name="Ann")
+    await Services.build(store).lobby.create_game(channel_id=1, host_id=1, host_name="Ann")
     await store.close()
     db.chmod(0o444)
     folder.chmod(0o555)

@@ -22,7 +22,7 @@ from fake_discord import FakeDiscord
 from players import Table, play_to_the_end, stored_game
 
 from bot.core.clock import ManualClock
-from bot.core.service import GameService
+from bot.core.services import Services
 from bot.core.store import Store
 from bot.text import i18n
 
@@ -139,7 +139,7 @@ async def test_a_whole_game_in_each_language(
     # table a computer's opening turn shows); the channel itself keeps one line
     store = await Store.open(str(db_path))
     try:
-        turns = (await GameService(store).log(game_id)).turns()
+        turns = (await Services.build(store).play.log(game_id)).turns()
     finally:
         await store.close()
     humans = human_seats(db_path, game_id)

@@ -25,7 +25,9 @@ from fake_discord import (
     CREATE_PUBLIC_THREADS,
     EVERYONE_PERMISSIONS,
     MANAGE_GUILD,
+    MANAGE_THREADS,
     SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
     FakeDiscord,
     InteractionNotAnswered,
     SimulationError,
@@ -496,6 +498,48 @@ async def test_an_interaction_in_a_thread_carries_the_thread_and_its_parents_per
     assert not app & ATTACH_FILES and app & SEND_MESSAGES_IN_THREADS
     assert int(payload["member"]["permissions"]) == EVERYONE_PERMISSIONS  # alice: no overwrite
     await sim.wait_until(lambda: ("create_thread", 400, 50024) in bot.events)  # not in a thread
+
+
+async def test_roles_and_overwrites_resolve_in_discord_py_as_the_fake_computes_them(
+    sim, bot, world
+):
+    """A role made after the bot connected reaches it (GUILD_ROLE_CREATE), a member's roles come
+    with their interactions, and discord.py's `permissions_for` over the cached guild, from the
+    member an interaction carries, agrees with the fake in every channel: @everyone denied,
+    a role allowed, a member denied again; a thread as its parent."""
+    guild, chan, alice, bob = world
+    carol = sim.user("carol")
+    staff = sim.role(guild, "staff")
+    helpers = sim.role(guild, "helpers", permissions=MANAGE_THREADS)
+    for user, roles in ((alice, [staff]), (bob, [staff, helpers]), (carol, [])):
+        sim.member(guild, user, roles=roles)
+    private = sim.channel(guild, "staff-only")
+    sim.overwrite(private, guild, deny=VIEW_CHANNEL)
+    sim.overwrite(private, staff, allow=VIEW_CHANNEL)
+    sim.overwrite(private, bob, deny=VIEW_CHANNEL)
+    thread = sim.thread(private, "a game")
+    await sim.wait_until(lambda: bot.get_guild(guild.id).get_thread(thread.id) is not None)
+    cached = bot.get_guild(guild.id)
+    assert cached.get_role(helpers.id).permissions.manage_threads
+    for user, sees_private in ((alice, True), (bob, False), (carol, False)):
+        result = await sim.slash(user, "alhambra board", channel=chan)
+        assert result.payload["member"]["roles"] == [
+            str(r.id) for r in guild.members[user.id].roles
+        ]
+        member = discord.Member(data=result.payload["member"], guild=cached, state=bot._connection)
+        for channel in (chan, private, thread):
+            theirs = cached.get_channel_or_thread(channel.id).permissions_for(member)
+            assert theirs.value == sim.permissions_in(user, channel), (user, channel)
+        assert sim.permissions_in(user, chan) & VIEW_CHANNEL
+        assert bool(sim.permissions_in(user, private) & VIEW_CHANNEL) is sees_private
+    assert sim.permissions_in(bob, chan) & MANAGE_THREADS  # the role's own permission
+
+    # an archived thread leaves the active threads; the bot can still fetch it
+    sim.archive_thread(thread)
+    await sim.wait_until(lambda: cached.get_thread(thread.id) is None)
+    fetched = await bot.fetch_channel(thread.id)
+    assert isinstance(fetched, discord.Thread) and fetched.archived
+    assert fetched.parent_id == private.id
 
 
 async def test_thread_made_by_a_user_reaches_the_bot(sim, bot, world):

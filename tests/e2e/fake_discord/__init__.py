@@ -28,6 +28,7 @@ from .models import (
     Guild,
     Member,
     Message,
+    Role,
     User,
 )
 from .rest import RecordedRequest
@@ -57,6 +58,7 @@ __all__ = [
     "Member",
     "Message",
     "RecordedRequest",
+    "Role",
     "SimulationError",
     "User",
     "cli_script",

@@ -45,6 +45,11 @@ EVERYONE_PERMISSIONS = (
     | (1 << 38)  # send messages in threads
 )
 ALL_PERMISSIONS = (1 << 50) - 1
+#: Every permission that applies in a channel (Discord's "T", "V" and "S" permissions): one who
+#: may not view a channel has none of them there.
+ALL_CHANNEL_PERMISSIONS = 8555290110197585
+#: What one who may not send messages (in a thread: send messages in threads) implicitly loses.
+SENDING_PERMISSIONS = (1 << 12) | (1 << 17) | EMBED_LINKS | ATTACH_FILES  # tts, @everyone
 #: What an app may do in a DM with a user (Discord sends this as ``app_permissions`` there).
 DM_PERMISSIONS = (
     (1 << 6) | VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY
@@ -96,17 +101,44 @@ class User:
 
 
 @dataclass(eq=False)
+class Role:
+    """A role of a guild (not @everyone, which is the guild's own id): the permissions it
+    gives its members everywhere, and a target of channel overwrites."""
+
+    name: str
+    permissions: int = 0
+    id: int = field(default_factory=snowflake)
+    position: int = 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "permissions": str(self.permissions),
+            "position": self.position,
+            "color": 0,
+            "hoist": False,
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
+        }
+
+
+@dataclass(eq=False)
 class Member:
-    """A user's membership of one guild, with the permissions the tests gave it."""
+    """A user's membership of one guild. ``permissions`` is what the server gives the member
+    before any role of ``roles`` (the @everyone role's, or all of them as the test set them);
+    the ``roles`` add theirs and are sent with the member, as Discord sends its role ids."""
 
     user: User
     permissions: int = EVERYONE_PERMISSIONS
     nick: str | None = None
     joined_at: str = field(default_factory=iso_now)
+    roles: list[Role] = field(default_factory=list)
 
     def to_json(self, *, with_user: bool = True) -> dict:
         data: dict[str, Any] = {
-            "roles": [],
+            "roles": [str(role.id) for role in self.roles],
             "nick": self.nick,
             "flags": 0,
             "joined_at": self.joined_at,
@@ -127,6 +159,8 @@ class Guild:
     id: int = field(default_factory=snowflake)
     members: dict[int, Member] = field(default_factory=dict)
     channels: list[Channel] = field(default_factory=list)
+    #: the roles besides @everyone
+    roles: list[Role] = field(default_factory=list)
 
     def to_json(self, bot_user: User) -> dict[str, Any]:
         """GUILD_CREATE payload as a bot with only the guilds intent receives it."""
@@ -161,10 +195,12 @@ class Guild:
                     "managed": False,
                     "mentionable": False,
                     "flags": 0,
-                }
+                },
+                *(role.to_json() for role in self.roles),
             ],
             "channels": [c.to_json() for c in self.channels if not c.is_thread],
-            "threads": [c.to_json() for c in self.channels if c.is_thread],
+            # the active threads only: an archived one is fetched when wanted
+            "threads": [c.to_json() for c in self.channels if c.is_thread and not c.archived],
             "members": [self.members[bot_user.id].to_json()] if bot_user.id in self.members else [],
             "voice_states": [],
             "presences": [],
@@ -181,8 +217,9 @@ class Channel:
     """A text channel, a thread (``parent`` set) or a DM channel (``recipient`` set).
 
     ``overwrites`` are the channel's permission overwrites, ``(allow, deny)`` by target id: the
-    guild's id for the @everyone role, else a member's user id. A thread has none of its own:
-    Discord computes a thread's permissions from its parent channel.
+    guild's id for the @everyone role, a role's id, or a member's user id (``roles`` says which
+    ids are roles). A thread has none of its own: Discord computes a thread's permissions from
+    its parent channel.
     """
 
     name: str
@@ -194,7 +231,11 @@ class Channel:
     id: int = field(default_factory=snowflake)
     position: int = 0
     overwrites: dict[int, tuple[int, int]] = field(default_factory=dict)
+    #: the targets of ``overwrites`` that are roles (the others are @everyone or members)
+    role_targets: set[int] = field(default_factory=set)
     auto_archive_duration: int = 1440
+    #: an archived thread: Discord leaves it out of the guild's active threads
+    archived: bool = False
     deleted: bool = False
     #: a thread's members (user ids), as added by the bot or by joining
     members: set[int] = field(default_factory=set)
@@ -226,7 +267,7 @@ class Channel:
             "permission_overwrites": [
                 {
                     "id": str(target),
-                    "type": 0 if target == self.guild.id else 1,
+                    "type": 0 if target == self.guild.id or target in self.role_targets else 1,
                     "allow": str(allow),
                     "deny": str(deny),
                 }
@@ -244,7 +285,7 @@ class Channel:
                 message_count=0,
                 member_count=len(self.members) + 1,
                 thread_metadata={
-                    "archived": False,
+                    "archived": self.archived,
                     "auto_archive_duration": self.auto_archive_duration,
                     "archive_timestamp": iso_now(),
                     "locked": False,

@@ -284,7 +284,12 @@ class RestApi:
         return json_response(member.to_json())
 
     async def get_channel(self, record: RecordedRequest, channel_id: str) -> web.Response:
-        return json_response(self._channel(channel_id).to_json())
+        channel = self._channel(channel_id)
+        if not channel.is_dm and not self.sim.permissions_in(self.sim.bot_user, channel) & (
+            VIEW_CHANNEL
+        ):
+            raise DiscordError(403, 50001, "Missing Access")
+        return json_response(channel.to_json())
 
     async def delete_channel(self, record: RecordedRequest, channel_id: str) -> web.Response:
         channel = self._channel(channel_id)

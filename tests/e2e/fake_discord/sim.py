@@ -40,23 +40,38 @@ from .interactions import (
 )
 from .models import (
     ADMINISTRATOR,
+    ALL_CHANNEL_PERMISSIONS,
     ALL_PERMISSIONS,
     DM_CHANNEL,
     DM_PERMISSIONS,
     EVERYONE_PERMISSIONS,
     PUBLIC_THREAD,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    SENDING_PERMISSIONS,
     TEXT_CHANNEL,
+    VIEW_CHANNEL,
     Attachment,
     Channel,
     Guild,
     Member,
     Message,
+    Role,
     User,
     _permission_value,
 )
 from .rest import RecordedRequest, RestApi
 
 GUILD_MESSAGES_INTENT = 1 << 9
+
+
+def _union(values: Any) -> int:
+    total = 0
+    for value in values:
+        total |= value
+    return total
+
+
 DIRECT_MESSAGES_INTENT = 1 << 12
 
 
@@ -192,14 +207,36 @@ class FakeDiscord:
     def guild_by_id(self, guild_id: int) -> Guild | None:
         return next((g for g in self.guilds if g.id == guild_id), None)
 
-    def member(self, guild: Guild, user: User, *, permissions: int | Any | None = None) -> Member:
-        """Make ``user`` a member of ``guild`` (or update it); permissions as int or Permissions."""
+    def member(
+        self,
+        guild: Guild,
+        user: User,
+        *,
+        permissions: int | Any | None = None,
+        roles: list[Role] | None = None,
+    ) -> Member:
+        """Make ``user`` a member of ``guild`` (or update it); permissions as int or Permissions,
+        ``roles`` the roles they have (sent with their interactions, as Discord does: a bot
+        with only the guilds intent hears of members' roles nowhere else)."""
         member = guild.members.get(user.id)
         if member is None:
             member = guild.members[user.id] = Member(user)
         if permissions is not None:
             member.permissions = _permission_value(permissions)
+        if roles is not None:
+            member.roles = list(roles)
         return member
+
+    def role(self, guild: Guild, name: str, *, permissions: int | Any = 0) -> Role:
+        """A new role of ``guild`` (announced with GUILD_ROLE_CREATE, which the guilds intent
+        receives); give it to members with ``sim.member(guild, user, roles=[...])``."""
+        role = Role(name, _permission_value(permissions), position=len(guild.roles) + 1)
+        guild.roles.append(role)
+        self.gateway.dispatch(
+            "GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.to_json()}
+        )
+        self.notify()
+        return role
 
     def channel(self, guild: Guild, name: str) -> Channel:
         channel = Channel(name, type=TEXT_CHANNEL, guild=guild, position=len(guild.channels))
@@ -236,24 +273,27 @@ class FakeDiscord:
     def overwrite(
         self,
         channel: Channel,
-        target: User | Guild,
+        target: User | Guild | Role,
         *,
         allow: int | Any = 0,
         deny: int | Any = 0,
     ) -> None:
-        """Set the permission overwrite of a member (a user) or of @everyone (the guild) in
+        """Set the permission overwrite of a member (a user), a role or @everyone (the guild) in
         ``channel``, as a moderator would in the channel's settings (threads take their
         parent's: set it on the parent)."""
         if channel.is_thread or channel.is_dm:
             raise SimulationError("Discord keeps permission overwrites on the parent channel")
         channel.overwrites[target.id] = (_permission_value(allow), _permission_value(deny))
+        if isinstance(target, Role):
+            channel.role_targets.add(target.id)
         self.gateway.dispatch("CHANNEL_UPDATE", channel.to_json())
         self.notify()
 
     def permissions_in(self, user: User, channel: Channel) -> int:
         """What ``user`` may do in ``channel``, computed the way Discord does: the member's
-        permissions in the server (all that its roles give, as the test set them), then the
-        channel's overwrites for @everyone and then for the member (deny before allow); a
+        permissions in the server (what the test set, and what its roles give), then the
+        channel's overwrites for @everyone, then those of the member's roles together (all
+        their denies, then all their allows), then the member's own (deny before allow); a
         thread's are its parent channel's. The owner and an administrator may do everything."""
         if channel.is_dm:
             return DM_PERMISSIONS
@@ -262,14 +302,35 @@ class FakeDiscord:
         member = guild.members.get(user.id)
         if member is None:
             return 0
-        if guild.owner is user or member.permissions & ADMINISTRATOR:
-            return ALL_PERMISSIONS
         have = member.permissions
+        for role in member.roles:
+            have |= role.permissions
+        if guild.owner is user or have & ADMINISTRATOR:
+            return ALL_PERMISSIONS
         home = channel.parent if channel.is_thread and channel.parent is not None else channel
-        for target in (guild.id, user.id):
-            allow, deny = home.overwrites.get(target, (0, 0))
-            have = (have & ~deny) | allow
+        allow, deny = home.overwrites.get(guild.id, (0, 0))
+        have = (have & ~deny) | allow
+        roles = [home.overwrites.get(role.id, (0, 0)) for role in member.roles]
+        have &= ~_union(deny for _, deny in roles)
+        have |= _union(allow for allow, _ in roles)
+        allow, deny = home.overwrites.get(user.id, (0, 0))
+        have = (have & ~deny) | allow
+        # Discord's implicit permissions: nothing without View Channel, no files or embeds
+        # where one may not send
+        if not have & (SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES):
+            have &= ~SENDING_PERMISSIONS
+        if not have & VIEW_CHANNEL:
+            have &= ~ALL_CHANNEL_PERMISSIONS
         return have
+
+    def archive_thread(self, thread: Channel) -> None:
+        """A thread archived (left inactive for its auto-archive duration, or by a moderator):
+        THREAD_UPDATE says so, and it is no longer among the guild's active threads."""
+        if not thread.is_thread:
+            raise SimulationError(f"{thread!r} is not a thread")
+        thread.archived = True
+        self.gateway.dispatch("THREAD_UPDATE", thread.to_json())
+        self.notify()
 
     def delete_channel(self, channel: Channel) -> None:
         """A channel or thread deleted (its messages go with it)."""
@@ -387,7 +448,7 @@ class FakeDiscord:
             return
         assert channel.guild is not None
         member = self.member(channel.guild, user)
-        have = member.permissions
+        have = _union([member.permissions, *(role.permissions for role in member.roles)])
         if channel.guild.owner is user or have & ADMINISTRATOR:
             return
         if int(required) == 0 or int(required) & have != int(required):

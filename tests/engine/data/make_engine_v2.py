@@ -101,12 +101,12 @@ def write_json(out: Path) -> None:
 
 async def write_database(path: Path) -> None:
     from bot.core.clock import ManualClock
-    from bot.core.service import GameService
+    from bot.core.services import Services
     from bot.core.store import Store
 
     store = await Store.open(str(path))
     seeds = iter(range(7100, 7200))
-    service = GameService(store, ManualClock(), seed_source=lambda: next(seeds))
+    services = Services.build(store, ManualClock(), seed_source=lambda: next(seeds))
     plans = [  # (people, computers, holes, moves or None to finish)
         (2, 0, "classic", None),
         (1, 2, "strict", None),
@@ -118,7 +118,7 @@ async def write_database(path: Path) -> None:
     try:
         for n, (people, computers, holes, moves) in enumerate(plans):
             rng = random.Random(f"db/{n}")
-            game = await service.create_game(
+            game = await services.lobby.create_game(
                 channel_id=10 + n,
                 host_id=1000,
                 host_name="P0",
@@ -126,13 +126,13 @@ async def write_database(path: Path) -> None:
                 options={"holes": holes},
             )
             for p in range(1, people):
-                game = await service.join(game.id, 1000 + p, f"P{p}")
+                game = await services.lobby.join(game.id, 1000 + p, f"P{p}")
             for _ in range(computers):
-                game = await service.add_computer(game.id, 1000)
-            game = (await service.start(game.id, 1000)).game
+                game = await services.lobby.add_computer(game.id, 1000)
+            game = (await services.lobby.start(game.id, 1000)).game
             done = 0
             while game.status == "active" and (moves is None or done < moves):
-                async with service.store.read() as tx:
+                async with services.store.read() as tx:
                     snapshot = await tx.snapshot(game.id)
                 assert snapshot is not None
                 state = Game.from_json(snapshot)
@@ -143,12 +143,12 @@ async def write_database(path: Path) -> None:
                 player = game.current_player
                 assert player is not None and player.seat is not None
                 if player.is_computer:
-                    result = await service.act_for_computer(
+                    result = await services.play.act_for_computer(
                         game.id, player.seat, action, game.version
                     )
                 else:
                     assert player.user_id is not None
-                    result = await service.act(game.id, player.user_id, action, game.version)
+                    result = await services.play.act(game.id, player.user_id, action, game.version)
                 game = result.game
                 done += 1
     finally:

@@ -84,9 +84,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-# bench/ must not shadow the packages it measures (bench/render.py vs render).
+# bench/ must not shadow the packages it measures (bench/render.py vs render): the checkout
+# comes first, bench/ last (for its helpers, people.py)
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
-sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
+sys.path.append(str(ROOT / "bench"))
 
 from aiohttp import web  # noqa: E402
 from fake_discord import FakeDiscord, InteractionResult, pointed_at, running_bot  # noqa: E402
@@ -94,27 +96,20 @@ from fake_discord.errors import SimulationError  # noqa: E402
 from fake_discord.interactions import MESSAGE_COMPONENT, find_button, find_select  # noqa: E402
 from fake_discord.models import Channel, Message, User  # noqa: E402
 from fake_discord.rest import RecordedRequest, RestApi  # noqa: E402
+from people import Abort, LogCount, percentile, play_decision  # noqa: E402
+from people import choose as choose_option  # noqa: E402
+from people import is_turn_message as _is_turn_message  # noqa: E402
 
 from bot.config import Settings, default_workers  # noqa: E402
 from bot.core.clock import ManualClock  # noqa: E402
 from bot.discord_app.client import AlhambraBot  # noqa: E402
 from bot.text import i18n  # noqa: E402
-from bot.text.present import action_label, building_name, currency_name  # noqa: E402
 from engine import (  # noqa: E402
     Action,
-    Buy,
     EndTurn,
     Game,
-    GiveToDirk,
-    Pass,
-    Place,
-    PlaceInReserve,
-    RemoveToReserve,
-    Swap,
-    TakeMoney,
     Undo,
 )
-from engine import PlaceFromReserve as Build  # noqa: E402
 from engine.ai import make_player  # noqa: E402
 
 #: issue 16's goals on this machine
@@ -125,10 +120,6 @@ PEOPLE = 3
 LOCALE = "en"
 APOLOGY = i18n.t(LOCALE, "error.unexpected")
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
-
-
-class Abort(Exception):
-    """The decision cannot go on (the bot refused, failed or did not answer): start again."""
 
 
 @dataclass(eq=False)
@@ -262,18 +253,6 @@ class TimedRest(RestApi):
             self.sim.heard(record)
 
 
-def _is_turn_message(message: Message) -> bool:
-    return any(str(b.get("custom_id", "")).startswith("alh:t:") for b in message.buttons())
-
-
-def _option(message: Message, label: str) -> tuple[dict[str, Any], str] | None:
-    for select in message.selects():
-        for option in select.get("options") or []:
-            if option["label"] == label[:100]:
-                return select, str(option["value"])
-    return None
-
-
 class Gate:
     """Hands out actions: a person in the middle of their turn clicks on first (people click
     through a panel in seconds), then the game that has waited longest begins a turn."""
@@ -343,29 +322,6 @@ class LagProbe(Probe):
         return max(0.0, (time.monotonic() - started - self.period) * 1000)
 
 
-class LogCount(logging.Handler):
-    """Counts what the bot and discord.py log at WARNING and above (instead of printing it)."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.errors = self.warnings = 0
-        self.first_error: str | None = None
-        self.first_warning: str | None = None
-
-    def emit(self, record: logging.LogRecord) -> None:
-        if "voice will NOT be supported" in record.getMessage():  # discord.py, at start
-            return
-        if record.levelno >= logging.ERROR:
-            self.errors += 1
-            if self.first_error is None:
-                cause = record.exc_info[1] if record.exc_info else None
-                self.first_error = f"{record.getMessage()}: {cause!r}" if cause else record.msg
-        else:
-            self.warnings += 1
-            if self.first_warning is None:
-                self.first_warning = f"{record.name}: {record.getMessage()}"
-
-
 class DbProbe(Probe):
     """How long a one-row read through the bot's own store takes, every 50 ms: the store keeps
     one connection behind one lock, so this is the wait any handler has for the database."""
@@ -379,15 +335,6 @@ class DbProbe(Probe):
         started = time.monotonic()
         await self.bot.services.people.meta("load-bench-probe")
         return (time.monotonic() - started) * 1000
-
-
-def percentile(values: list[float], q: float) -> float | None:
-    """The q-th percentile (nearest rank); None without values."""
-    if not values:
-        return None
-    ordered = sorted(values)
-    rank = max(0, min(len(ordered) - 1, round(q / 100 * len(ordered) + 0.5) - 1))
-    return ordered[rank]
 
 
 @dataclass
@@ -578,36 +525,11 @@ class LoadBench:
 
     async def choose(self, live: Live, user: User, panel: Message, label: str) -> Message | None:
         """Pick the option with that label in the panel, paging through "More…" first."""
-        for _ in range(20):
-            found = _option(panel, label)
-            if found is None:
-                found = next(
-                    (
-                        (s, str(o["value"]))
-                        for s in panel.selects()
-                        for o in s.get("options") or []
-                        if o["label"] == "More…"
-                    ),
-                    None,
-                )
-                if found is None:
-                    raise SimulationError(f"no option {label!r} in the panel")
-                label_found = False
-            else:
-                label_found = True
-            select, value = found
-            data = {
-                "custom_id": select["custom_id"],
-                "component_type": select["type"],
-                "values": [value],
-            }
-            acting = value.startswith("a")
-            await self.send(live, user, panel, data, "act" if acting else "menu")
-            if not acting and panel.ephemeral and not panel.components:
-                raise Abort("refused")
-            if label_found:
-                return panel
-        raise SimulationError("too many pages")
+
+        async def send(user: User, message: Message, data: dict[str, Any], kind: str) -> Sent:
+            return await self.send(live, user, message, data, kind)
+
+        return await choose_option(send, user, panel, label)
 
     async def open_panel(self, live: Live, user: User, button: str) -> Message:
         turn = live.turn
@@ -638,53 +560,12 @@ class LoadBench:
         action: Action = make_player("easy", live.seed + seat).choose(view, [])
         if game.phase == "confirm" and not isinstance(action, EndTurn | Undo):
             action = EndTurn()
-        label = action_label(LOCALE, action, view)
         self.people_seconds += time.perf_counter() - started
         kept = live.panel if live.panel_user is user else None
         live.panel = None
-        if isinstance(action, TakeMoney | Buy | RemoveToReserve | Build | Swap | Pass):
-            button = {"TakeMoney": "Take money", "Buy": "Buy"}.get(type(action).__name__)
-            panel = await self.open_panel(live, user, button or "Redesign")
-            if isinstance(action, Pass):
-                await self.click(live, user, panel, label, "act")
-            else:
-                if isinstance(action, Buy):
-                    bought = view.market[action.slot]
-                    assert bought is not None
-                    slot = f"{currency_name(LOCALE, action.slot)}: {building_name(LOCALE, bought)}"
-                    if _option(panel, slot):
-                        await self.choose(live, user, panel, slot)
-                if isinstance(action, RemoveToReserve | Build | Swap):
-                    what = {
-                        "RemoveToReserve": "Move a building to the reserve",
-                        "PlaceFromReserve": "Build a reserve building",
-                        "Swap": "Swap a reserve building with one in the Alhambra",
-                    }[type(action).__name__]
-                    await self.choose(live, user, panel, what)
-                    if not isinstance(action, RemoveToReserve) and _option(
-                        panel, building_name(LOCALE, action.tile)
-                    ):
-                        await self.choose(live, user, panel, building_name(LOCALE, action.tile))
-                await self.choose(live, user, panel, label)
-        elif isinstance(action, Place | PlaceInReserve | GiveToDirk | EndTurn | Undo):
-            if kept is not None and _shows(kept, action, label):
-                panel = kept
-            else:
-                turn = live.turn
-                if turn is None:
-                    raise SimulationError("no turn message")
-                labels = turn.button_labels()
-                opener = "Place your buildings" if "Place your buildings" in labels else "Buy"
-                panel = await self.open_panel(live, user, opener)
-            if isinstance(action, EndTurn | Undo):
-                await self.click(live, user, panel, _button_for(panel, label), "act")
-            else:
-                building = building_name(LOCALE, action.tile)
-                if _option(panel, building) and not _option(panel, label):
-                    await self.choose(live, user, panel, building)
-                await self.choose(live, user, panel, label)
-        else:  # pragma: no cover - every decision is covered above
-            raise SimulationError(f"cannot play {action!r} by buttons")
+        panel = await play_decision(
+            self, live, user, action, view, kept=kept, turn=live.turn, locale=LOCALE
+        )
         if panel.components:  # the redrawn panel: the person's turn goes on there
             live.panel, live.panel_user = panel, user
         else:  # "Your turn is over": the next turn begins when its person comes along
@@ -863,23 +744,6 @@ def by_kind(sent: list[Sent]) -> dict[str, tuple[int, float | None, float | None
 
 def _button_data(message: Message, label: str) -> dict[str, Any]:
     return {"custom_id": find_button(message, label)["custom_id"], "component_type": 2}
-
-
-def _button_for(panel: Message, label: str) -> str:
-    """The panel's button for that decision: "End turn" reads "End turn now" while the turn
-    waits for its undo window."""
-    labels = panel.button_labels()
-    return label if label in labels else next((b for b in labels if b.startswith(label)), label)
-
-
-def _shows(panel: Message, action: Action, label: str) -> bool:
-    """Whether a panel kept from the person's last move offers this decision."""
-    if isinstance(action, EndTurn | Undo):
-        return _button_for(panel, label) in panel.button_labels()
-    tile = getattr(action, "tile", None)
-    return _option(panel, label) is not None or (
-        tile is not None and _option(panel, building_name(LOCALE, tile)) is not None
-    )
 
 
 def saturation(step: StepReport) -> str | None:

@@ -146,7 +146,8 @@ async def _slash_act(
         await interaction.followup.send(text, view=ui, files=files, ephemeral=True)
         return
     if undone is not None:
-        text = i18n.t(locale, "reply.undone", action=action_label(locale, undone, view))
+        # labelled as the undo left the table: a purchase's building is back in the market
+        text = i18n.t(locale, "reply.undone", action=action_label(locale, undone, done.own))
     else:
         text = i18n.t(locale, "reply.done", next=_next_hint(locale, done))
     await interaction.followup.send(text, ephemeral=True)

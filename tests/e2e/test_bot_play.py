@@ -9,8 +9,8 @@ from fake_discord import FakeDiscord
 from players import Table, open_game, play_to_the_end, stored_game
 
 from bot.text import i18n
-from bot.text.present import money_lines
-from engine import TakeMoney
+from bot.text.present import action_code, building_name, money_lines
+from engine import Buy, TakeMoney
 
 
 def snapshot(db_path, game_id: int) -> tuple:
@@ -100,6 +100,32 @@ async def test_undo_and_confirm_the_turn(sim, run_bot, make_bot, db_path) -> Non
         await sim.wait_until(lambda: turn.buttons() == [])  # retired in the background
         newest = sim.channel_messages(channel)[-1]
         assert "took" in newest.content and "it is your turn" in newest.content
+
+
+async def test_undoing_a_purchase_by_command_says_what_was_undone(
+    sim, run_bot, make_bot, db_path
+) -> None:
+    """`/alhambra undo` right after `/alhambra buy`: the reply names the purchase undone, read
+    from the market the undo gave the building back to, not "Showing what comes next did not
+    work" (found by bench/soak.py: the label was read from the market before the undo, whose
+    slot was still empty)."""
+    _, channel, users = await new_table(sim, ["ana", "bruno"])
+    async with run_bot(make_bot()):
+        for user in users:
+            await sim.slash(user, "alhambra settings", channel=channel, auto_end_turn=False)
+        await start(sim, channel, users)
+        game_id, game, player, _ = current_user(db_path, channel, users)
+        buy = next(a for a in game.legal_actions() if isinstance(a, Buy))
+        building = building_name("en", game.view(game.current_seat).market[buy.slot])
+        bought = await sim.slash(
+            player, "alhambra buy", channel=channel, slot=buy.slot + 1, payment=action_code(buy)
+        )
+        assert bought.text.startswith("Done."), bought.text
+        before = snapshot(db_path, game_id)
+
+        undone = await sim.slash(player, "alhambra undo", channel=channel)
+        assert undone.text.startswith("Undone: ") and building in undone.text, undone.text
+        assert snapshot(db_path, game_id) != before  # the undo is in the log
 
 
 async def test_buttons_work_after_a_restart_mid_turn(sim, run_bot, make_bot, db_path) -> None:

@@ -39,7 +39,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from ..ops import metrics
+from ..ops import metrics, tasks
 from .errors import Busy
 
 log = logging.getLogger("alhambra.workers")
@@ -146,6 +146,15 @@ class Workers:
                     raise Busy() from None
                 except BrokenProcessPool:
                     pass
+                except asyncio.CancelledError:
+                    if tasks.being_cancelled():
+                        raise  # the caller is being cancelled: let it go
+                    # the job waited in a pool replaced meanwhile (another job ran over its
+                    # time), which dropped what it had queued: try it in the fresh one
+                    if attempt == 1:
+                        log.warning("a job queued in a replaced pool: trying it again")
+                        continue
+                    raise Busy() from None
             log.error(
                 "a worker process died: restarting the workers%s",
                 ", and trying the job again" if attempt == 1 else "",

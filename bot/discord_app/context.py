@@ -36,7 +36,7 @@ from ..core.errors import GuildOnly, NoGameHere, ServiceError
 from ..core.records import GameInfo
 from ..core.results import ViewResult
 from ..core.services import Services
-from ..ops import logs
+from ..ops import logs, tasks
 from ..text import i18n
 from ..text.present import bounded, error_text
 from ..turns.flow import TurnFlow
@@ -343,7 +343,9 @@ async def handling(interaction: discord.Interaction, command: str) -> AsyncItera
                     await remember_language(client, interaction)
                     await chosen_language(client, interaction)
                 yield
-        except Exception as exc:
+        except (Exception, asyncio.CancelledError) as exc:
+            if isinstance(exc, asyncio.CancelledError) and tasks.being_cancelled():
+                raise  # the bot is stopping: nobody to answer
             # the log says what the user was meant to see, even if telling them fails
             outcome = f"refused:{exc.code}" if isinstance(exc, ServiceError) else "error"
             outcome = await report(interaction, exc)

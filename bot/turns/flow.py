@@ -30,7 +30,7 @@ from ..core.plans import PlanReport, PlanStep, next_step, skipped_rules
 from ..core.records import GameInfo, TimerRow
 from ..core.results import ActResult, GameLog
 from ..core.services import Services
-from ..ops import logs, metrics
+from ..ops import logs, metrics, tasks
 from .computers import decide
 from .ports import Announcer, ChannelRefused, Delivery, MessageRef, Messenger, Spawn, Wake
 from .reminders import Reminders
@@ -456,7 +456,9 @@ class TurnFlow:
                     attempt = 0  # a move went through: any later failure is a first one
         except MOVED_ON as exc:  # a human acted meanwhile, or the game ended: nothing to do
             log.info("computer player of game %s stopped: %s", game_id, exc.code)
-        except Exception as exc:
+        except (Exception, asyncio.CancelledError) as exc:
+            if isinstance(exc, asyncio.CancelledError) and tasks.being_cancelled():
+                raise  # the bot is stopping
             if isinstance(exc, ServiceError):
                 log.warning("computer player of game %s failed: %s", game_id, exc.code)
             else:

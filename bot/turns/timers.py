@@ -30,7 +30,7 @@ from datetime import datetime, timedelta
 
 from ..core.records import TimerKind, TimerRow
 from ..core.services import Services
-from ..ops import logs, metrics
+from ..ops import logs, metrics, tasks
 
 log = logging.getLogger("alhambra.timers")
 
@@ -172,7 +172,9 @@ class TimerDispatcher:
         with logs.bound(timer=timer.kind, game=timer.game_id):
             try:
                 await handler(timer)
-            except Exception:
+            except (Exception, asyncio.CancelledError) as exc:
+                if isinstance(exc, asyncio.CancelledError) and tasks.being_cancelled():
+                    raise  # the dispatcher is stopping
                 log.exception(
                     "timer %s (%s, game %s) failed (attempt %d): trying again in %s",
                     timer.id,
@@ -201,7 +203,9 @@ class TimerDispatcher:
             try:
                 await self.run_due()
                 soonest = await self.services.schedule.next_timer_due()
-            except Exception:
+            except (Exception, asyncio.CancelledError) as exc:
+                if isinstance(exc, asyncio.CancelledError) and tasks.being_cancelled():
+                    raise  # stopped: the loop ends
                 # the database refused (full, or gone for a moment): look again in seconds
                 log.exception("timer dispatcher run failed: trying again in %.0f s", failed_wait)
                 delay, failed_wait = failed_wait, min(failed_wait * 2, FAILED_RUN_WAIT_MOST)

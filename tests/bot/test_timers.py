@@ -192,6 +192,39 @@ async def test_a_failing_timer_is_tried_again_later_with_back_off_not_lost(servi
     assert tries == [0, 1, 2] and await services.schedule.timers_of(game_id) == []
 
 
+async def test_a_cancellation_met_by_a_handler_does_not_stop_the_dispatcher(
+    services, clock
+) -> None:
+    """A handler awaits something that someone else cancelled (a job dropped by a worker pool
+    being replaced): its timer is tried again later, and the dispatcher's loop goes on firing
+    the others, as for any failure. Only the dispatcher's own stop ends it."""
+    game_id = await running_game(services)
+    fired: list[str] = []
+    later = asyncio.Event()
+
+    async def dropped(timer: TimerRow) -> None:
+        fired.append(timer.kind)
+        if timer.kind == "deadline":
+            raise asyncio.CancelledError()  # not the dispatcher's own cancellation
+        later.set()
+
+    dispatcher = TimerDispatcher(services, {"deadline": dropped, "reminder": dropped})
+    await add_timer(services, game_id, "deadline", clock.now(), seat=0)
+    dispatcher.start()
+    try:
+        await dispatcher.started.wait()
+        while not fired:
+            await asyncio.sleep(0.01)
+        (again,) = await services.schedule.timers_of(game_id)
+        assert again.kind == "deadline" and again.attempts == 1  # due again, not lost
+        await add_timer(services, game_id, "reminder", clock.now(), seat=0)
+        dispatcher.wake()
+        await asyncio.wait_for(later.wait(), 5)  # the loop is alive
+    finally:
+        await dispatcher.stop()
+    assert dispatcher._task is None
+
+
 def test_retries_wait_longer_each_time_up_to_five_minutes() -> None:
     waits = [retry_delay(n).total_seconds() for n in range(9)]
     assert waits == [5, 10, 20, 40, 80, 160, 300, 300, 300]

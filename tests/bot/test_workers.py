@@ -329,3 +329,42 @@ def test_sigterm_stops_the_bot_at_once_after_its_stuck_pool_was_replaced(tmp_pat
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGCONT)
     assert not [pid for pid in stopped if _alive(pid)], "a worker outlived the bot"
+
+
+async def test_jobs_queued_behind_a_stuck_one_run_in_the_fresh_pool() -> None:
+    """One job runs over its time and the pool is replaced: the jobs queued behind it in the
+    old pool were dropped with it, and must not surface as a cancellation (which would stop
+    a timer dispatcher or leave a click unanswered): they run again in the fresh pool."""
+    workers = Workers(1, timeout=1.0)
+    workers.start()
+    try:
+        await workers.run(_seconds, os.getpid)  # warmed up
+
+        async def queued(delay: float) -> object:
+            await asyncio.sleep(delay)  # submitted while the stuck job holds the only worker
+            return await workers.run(_seconds, abs, -7)
+
+        # more than the pool hands its worker ahead of time: some wait in the pool itself
+        stuck, *rest = await asyncio.gather(
+            workers.run(_seconds, time.sleep, 5),
+            *(queued(0.2 + i / 20) for i in range(4)),
+            return_exceptions=True,
+        )
+        assert isinstance(stuck, Busy)
+        assert rest == [7, 7, 7, 7], rest
+    finally:
+        await workers.close()
+
+
+async def test_a_cancelled_caller_is_not_retried() -> None:
+    workers = Workers(1, timeout=20)
+    workers.start()
+    try:
+        await workers.run(_seconds, os.getpid)
+        job = asyncio.ensure_future(workers.run(_seconds, time.sleep, 2))
+        await asyncio.sleep(0.2)
+        job.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await job
+    finally:
+        await workers.close()

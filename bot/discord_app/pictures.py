@@ -5,8 +5,12 @@ made here."""
 
 from __future__ import annotations
 
+import hashlib
 import io
+import pickle
+from collections import OrderedDict
 from collections.abc import Callable
+from typing import Any
 
 import discord
 
@@ -36,6 +40,38 @@ def _timed(kind: str) -> Callable[[float], None]:
     return metrics.RENDER_SECONDS.labels(kind).observe
 
 
+#: Pictures drawn lately, by what they were drawn from: a panel redrawn for a menu, a hand
+#: shown again, the same table asked by several players are not drawn again. Pictures are pure
+#: functions of their arguments, so a picture found here is the one a worker would draw.
+_DRAWN: OrderedDict[bytes, bytes] = OrderedDict()
+#: How many pictures are kept (a few MB: most are 20-60 KB).
+DRAWN_KEEP = 256
+
+
+async def _draw(kind: str, fn: Callable[..., bytes | None], *args: Any, **kw: Any) -> bytes | None:
+    """`fn(*args, **kw)` drawn in a worker, or found among the pictures drawn lately."""
+    key = hashlib.blake2b(
+        pickle.dumps((fn.__module__, fn.__qualname__, args, kw), protocol=5), digest_size=16
+    ).digest()
+    found = _DRAWN.get(key)
+    if found is not None:
+        _DRAWN.move_to_end(key)
+        metrics.RENDER_REUSED.labels(kind).inc()
+        return found
+    drawn = await workers.current().run(_timed(kind), fn, *args, **kw)
+    if drawn is not None:
+        _DRAWN[key] = drawn
+        while len(_DRAWN) > DRAWN_KEEP:
+            _DRAWN.popitem(last=False)
+    return drawn
+
+
+async def _png(kind: str, fn: Callable[..., bytes], *args: Any, **kw: Any) -> bytes:
+    drawn = await _draw(kind, fn, *args, **kw)
+    assert drawn is not None
+    return drawn
+
+
 def _file(png: bytes, name: str, description: str) -> discord.File:
     return discord.File(io.BytesIO(png), filename=name, description=description)
 
@@ -60,9 +96,7 @@ async def growth_file(growth: Growth, names: list[str], locale: str) -> discord.
 async def table_file(view: SeatView, names: list[str], locale: str) -> discord.File:
     """The table picture with its words in `locale` (the reader's, or the game's in public)."""
     labels = i18n.image_labels(locale)
-    png = await workers.current().run(
-        _timed("table"), render.render_table, view, names, labels=labels
-    )
+    png = await _png("table", render.render_table, view, names, labels=labels)
     return _file(png, TABLE_FILE, table_alt(locale, names, view))
 
 
@@ -72,9 +106,7 @@ async def scores_file(
     """The score sheet; `detail` is the scoring round to show in detail (by default what the
     next round would pay now, or the last round once the game is over)."""
     labels = i18n.image_labels(locale)
-    png = await workers.current().run(
-        _timed("scores"), render.render_scores, view, names, labels=labels, detail=detail
-    )
+    png = await _png("scores", render.render_scores, view, names, labels=labels, detail=detail)
     return _file(png, SCORES_FILE, scores_alt(locale, names, view))
 
 
@@ -98,7 +130,7 @@ async def review_file(review: Review, name: str, last_turn: int, locale: str) ->
 async def points_file(locale: str) -> discord.File:
     """The scoring table of the rules: what each type pays in each round, per place."""
     labels = i18n.image_labels(locale)
-    png = await workers.current().run(_timed("points"), render.render_points, labels=labels)
+    png = await _png("points", render.render_points, labels=labels)
     return _file(png, POINTS_FILE, points_alt(locale))
 
 
@@ -121,17 +153,13 @@ async def stats_file(stats: PlayerStats, name: str, locale: str) -> discord.File
 
 async def alhambra_file(view: SeatView, seat: int, name: str, locale: str) -> discord.File:
     labels = i18n.image_labels(locale)
-    png = await workers.current().run(
-        _timed("alhambra"), render.render_alhambra, view, seat, name=name, labels=labels
-    )
+    png = await _png("alhambra", render.render_alhambra, view, seat, name=name, labels=labels)
     return _file(png, ALHAMBRA_FILE, alhambra_alt(locale, name, view, seat))
 
 
 async def hand_file(view: SeatView, name: str, locale: str) -> discord.File:
     labels = i18n.image_labels(locale)
-    png = await workers.current().run(
-        _timed("hand"), render.render_hand, view, name=name, labels=labels
-    )
+    png = await _png("hand", render.render_hand, view, name=name, labels=labels)
     return _file(png, HAND_FILE, hand_alt(locale, name, view))
 
 
@@ -141,7 +169,7 @@ async def panel_file(
     """The panel's picture of the Alhambra with the legal cells labelled, if it has one."""
     if spec.picture is None:  # most panels: no worker needed
         return None
-    png = await workers.current().run(_timed("alhambra"), panel_picture, view, spec, name, locale)
+    png = await _draw("alhambra", panel_picture, view, spec, name, locale)
     if png is None or view.seat is None:
         return None
     description = alhambra_alt(locale, name, view, view.seat, spec.picture)

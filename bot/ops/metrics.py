@@ -45,6 +45,11 @@ POOL_QUEUE = Gauge(
 POOL_TIMEOUTS = Counter(
     "alhambra_pool_timeouts", "Jobs given up after the per-call timeout (the pool restarts)."
 )
+RENDER_REUSED = Counter(
+    "alhambra_render_reused",
+    "Pictures not drawn again: the same picture was drawn moments before.",
+    ["kind"],
+)
 POOL_RESTARTS = Counter(
     "alhambra_pool_restarts",
     "Times the worker pool was replaced: a job over its timeout, or a worker that died.",

@@ -8,8 +8,8 @@ workers load fonts and sprites once. A stalled loop answers every other player l
 So the bot sends each such job, a plain module-level function and picklable arguments, to a
 `ProcessPoolExecutor`: `size` workers (`ALHAMBRA_WORKERS`, default cores - 1), started with the
 `spawn` method (no copy of the bot's sockets or database connection in a child), each warmed up
-once by `initializer`, replaced after `max_tasks` jobs (a leak in a library cannot grow
-forever), and each job given `timeout` seconds: past it the pool is torn down and started
+once by `initializer`, replaced after about `max_tasks` jobs each (a leak in a library cannot
+grow forever), and each job given `timeout` seconds: past it the pool is torn down and started
 again (a stuck worker cannot be cancelled otherwise) and the caller gets `Busy`. With size 0
 the jobs run in a thread, as the terminal game and most tests do. A worker whose bot died
 without closing the pool (SIGKILL) notices within a second and exits: no orphans.
@@ -21,6 +21,12 @@ job that meets a broken pool, at submit or while it runs, gets a fresh pool and 
 `supervise` looks every few seconds, so a worker that died while idle is replaced before a
 user meets it. A replaced pool is stopped in a thread, its processes killed and its queue told
 not to flush into them, so neither the event loop nor the bot's exit waits on a dead pool.
+
+Workers are replaced by retiring the whole pool, not by `max_tasks_per_child`: on CPython 3.11 a
+pool whose worker exits after its quota while jobs are queued can lose a job for good (measured:
+one worker, a quota of 5, seven jobs at a time: every round hung until the timeout), which under
+load showed as a 30 s wait and a restart every few thousand pictures. A retired pool finishes
+what it holds while a fresh one takes new jobs.
 
 The bot installs its pool with `install`; code that renders or decides asks `current()`.
 """
@@ -70,9 +76,13 @@ class Workers:
         self.initializer = initializer
         self._pool: ProcessPoolExecutor | None = None
         self._pending = 0
+        #: jobs sent to the current pool (it is retired after `size * max_tasks`)
+        self._jobs = 0
         self._closed = False
         #: pools being stopped in the background after a restart (`close` waits for them)
         self._stopping: set[asyncio.Future[None]] = set()
+        #: pools retired after their quota of jobs, finishing what they hold
+        self._retiring: set[ProcessPoolExecutor] = set()
         #: how many times the pool was replaced (for logs, tests and health checks)
         self.restarts = 0
 
@@ -88,8 +98,8 @@ class Workers:
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_worker_started,
                 initargs=(os.getpid(), self.initializer),
-                max_tasks_per_child=self.max_tasks,
             )
+            self._jobs = 0
             # the pool starts a process per job up to its size: start them all now, so they
             # warm up before the first picture (or the first one after a restart) waits
             for _ in range(self.size):
@@ -131,6 +141,13 @@ class Workers:
             pool = self._pool
             if pool is None:
                 raise Busy()  # closed: the bot is stopping
+            self._jobs += 1
+            if self._jobs > self.size * self.max_tasks:
+                self._retire(pool)
+                pool = self._pool
+                if pool is None:
+                    raise Busy()
+                self._jobs += 1
             try:
                 # raises at once if the pool broke while idle, or was just replaced
                 future = loop.run_in_executor(pool, call)
@@ -192,14 +209,30 @@ class Workers:
         must not each start yet another pool. The old one is stopped in a thread: joining
         its processes must not hold up the event loop."""
         if self._pool is not broken:
+            if broken in self._retiring:  # a retired pool stuck on its last jobs
+                self._retiring.discard(broken)
+                self._in_background(_stop, broken, False)
             return
         self._pool = None
         self.restarts += 1
         metrics.POOL_RESTARTS.inc()
         self.start()
-        stopping = asyncio.get_running_loop().run_in_executor(None, _stop, broken, False)
+        self._in_background(_stop, broken, False)
+
+    def _in_background(self, fn: Callable[..., None], *args: Any) -> None:
+        """Stop a pool in a thread; `close` waits for it."""
+        stopping = asyncio.get_running_loop().run_in_executor(None, fn, *args)
         self._stopping.add(stopping)
         stopping.add_done_callback(self._stopping.discard)
+
+    def _retire(self, old: ProcessPoolExecutor) -> None:
+        """Send new jobs to a fresh pool; the old one finishes the jobs it holds, then its
+        processes exit (waited for in a thread, and by `close`)."""
+        self._pool = None
+        self.start()
+        log.info("workers replaced after %d jobs each", self.max_tasks)
+        self._retiring.add(old)
+        self._in_background(_retired, old, self._retiring)
 
     async def close(self) -> None:
         """Stop the workers and wait for them: nothing is left running after the bot."""
@@ -208,6 +241,8 @@ class Workers:
         if pool is not None:
             await asyncio.to_thread(_stop, pool, True)
             log.info("workers stopped")
+        for retired in list(self._retiring):  # two seconds to finish, as the current pool
+            await asyncio.to_thread(_stop, retired, True)
         if self._stopping:
             await asyncio.gather(*self._stopping, return_exceptions=True)
 
@@ -230,6 +265,12 @@ def _worker_started(parent: int, initializer: Callable[[], None] | None) -> None
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
     if initializer is not None:
         initializer()
+
+
+def _retired(pool: ProcessPoolExecutor, retiring: set[ProcessPoolExecutor]) -> None:
+    """A retired pool: its queued and running jobs finish, then its workers exit."""
+    pool.shutdown(wait=True)
+    retiring.discard(pool)
 
 
 def _stop(pool: ProcessPoolExecutor, graceful: bool) -> None:

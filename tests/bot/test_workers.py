@@ -368,3 +368,22 @@ async def test_a_cancelled_caller_is_not_retried() -> None:
             await job
     finally:
         await workers.close()
+
+
+async def test_workers_are_replaced_after_their_quota_without_losing_a_job() -> None:
+    """Seven jobs at a time through one worker with a quota of five: every job answers at
+    once and the worker is a new process after the quota (a pool that let its worker exit at
+    the quota lost a queued job and waited for the timeout every round)."""
+    workers = Workers(1, timeout=10, max_tasks=5)
+    workers.start()
+    try:
+        seen: set[int] = set()
+        started = time.monotonic()
+        for _ in range(6):
+            pids = await asyncio.gather(*(workers.run(_seconds, os.getpid) for _ in range(7)))
+            seen.update(pids)
+        assert time.monotonic() - started < 8  # no job waited for the timeout
+        assert len(seen) >= 5 and workers.restarts == 0
+    finally:
+        await workers.close()
+    assert not any(_alive(pid) for pid in seen)

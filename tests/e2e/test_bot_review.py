@@ -9,7 +9,6 @@ import re
 from fake_discord import FakeDiscord
 from players import finished_game
 
-
 #: A review plays its closest calls to the end of the game in sampled worlds: a few seconds of
 #: CPU, more on a busy machine (Discord allows 15 minutes after the deferral).
 REVIEW_WAIT = 60.0

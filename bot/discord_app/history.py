@@ -188,7 +188,7 @@ async def show_review(
         if player is None:
             raise NotAPlayer()
         raise NotAPlayer(variant="review", name=inert(whose.display_name))
-    await acknowledge(interaction)  # the replay and the look-ahead take a second or two
+    await acknowledge(interaction)  # the closest calls played to the end: a few seconds
     done, turns = await computers.review(services, game.id, mine.seat)
     name = player_names(locale, game)[mine.seat]
     text = "\n".join(review_lines(locale, game.id, name, done))

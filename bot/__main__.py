@@ -14,6 +14,8 @@ python -m bot port-db SRC DST    copy a SQLite database into PostgreSQL (re-runn
 python -m bot ratings --rebuild  recompute every server's ratings from its rated games' results
 python -m bot play               a game in the terminal against computer players (no Discord)
 python -m bot simulate           computer-only games: win shares, scores, time per game
+python -m bot export GAME        a game as a file (docs/game-file.md) on standard output
+python -m bot replay FILE        a game file played through in the terminal, with pictures
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from .cli import database, offline, simulate
+from .cli import database, game_files, offline, simulate
 
 
 def _database_argument(parser: argparse.ArgumentParser) -> None:
@@ -154,6 +156,28 @@ def build_parser() -> argparse.ArgumentParser:
     )
     simulate.add_arguments(sim)
     sim.set_defaults(func=simulate.run_simulate)
+
+    export = commands.add_parser(
+        "export",
+        help="write a game as a file (seed, options, seats, actions, results) to standard output",
+        description="Write the record of game GAME (docs/game-file.md: a versioned JSON file "
+        "of its seed, options, seats with names, action log and results; no Discord ids) to "
+        "standard output, e.g. `python -m bot export 12 > game.json`. Exit status 2 if the game "
+        "or the database cannot be read.",
+    )
+    game_files.add_export_arguments(export)
+    export.set_defaults(func=game_files.export)
+
+    replay = commands.add_parser(
+        "replay",
+        help="play a game file through in the terminal, with the pictures",
+        description="Check a game file (from `export` or /alhambra-history export), then play "
+        "it through from the deal: every turn in words, and the table, every Alhambra and the "
+        "score sheet as pictures in a folder. Exit status 2 if it is not a game file (one line "
+        "says why), 3 if it is from a newer version of the format.",
+    )
+    game_files.add_replay_arguments(replay)
+    replay.set_defaults(func=game_files.replay)
     return parser
 
 

@@ -317,6 +317,9 @@ class GameNotOver(ServiceError):
 
     code = "game_not_over"
     default = "That game is not finished yet: a review looks back at finished games only."
+    variants = {
+        "export": "That game is not finished yet: a game becomes a file once it is over.",
+    }
 
 
 class StatsHidden(ServiceError):

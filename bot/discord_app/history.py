@@ -4,8 +4,10 @@
 top-level command: `replay` steps through a game turn
 by turn, the table as it stood after each, `games` lists the server's finished games (or a
 player's, a page of 10 at a time), `review` shows where the strongest computer judgement
-disagreed with a player's moves, and `stats` is a player's record with a picture of it, or
-with `versus` two players' games together (a player may hide their record from others).
+disagreed with a player's moves, `export` attaches a finished game as a file
+(`core.game_file`, for `python -m bot replay`), and `stats` is a player's record with a
+picture of it, or with `versus` two players' games together (a player may hide their record
+from others).
 Its words are `text.history`'s. Everything is shown in an answer only the asker sees, so
 stepping through a replay does not fill the channel: the public table, and to a player of the
 game their own hand as it was then (never anyone else's). Only the games the asker could see
@@ -14,12 +16,24 @@ are shown, listed or counted: a game of a channel they cannot view is "no such g
 
 from __future__ import annotations
 
+import asyncio
+import io
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ..core.errors import GameNotStarted, GuildOnly, NoGameHere, NotAPlayer, StatsHidden, VersusSelf
-from ..core.results import ArchivedGame
+from ..core import game_file
+from ..core.errors import (
+    GameNotOver,
+    GameNotStarted,
+    GuildOnly,
+    NoGameHere,
+    NotAPlayer,
+    StatsHidden,
+    VersusSelf,
+)
+from ..core.results import ArchivedGame, GameLog
 from ..text import i18n
 from ..text.history import archive_choice, archive_line, replay_text, stats_text, versus_text
 from ..text.present import bounded, player_names, review_lines
@@ -174,12 +188,40 @@ async def show_review(
         if player is None:
             raise NotAPlayer()
         raise NotAPlayer(variant="review", name=inert(whose.display_name))
-    await acknowledge(interaction)  # the replay and the look-ahead take a second or two
+    await acknowledge(interaction)  # the closest calls played to the end: a few seconds
     done, turns = await computers.review(services, game.id, mine.seat)
     name = player_names(locale, game)[mine.seat]
     text = "\n".join(review_lines(locale, game.id, name, done))
     picture = await review_file(done, name, turns, locale)
     await reply(interaction, bounded(text), file=picture)
+
+
+def _game_file_text(log: GameLog) -> str:
+    """A finished game's file (`core.game_file`): replayed for its results (off the loop)."""
+    actions = [entry.action for entry in log.entries]
+    final = game_file.record(log.game, actions).replay()
+    return game_file.dumps(game_file.record(log.game, actions, final))
+
+
+async def show_export(interaction: discord.Interaction, game_id: int | None) -> None:
+    """A finished game of this server as a file (docs/game-file.md), only to the asker: what
+    the table saw in the end (the deal follows from the seed, and every hand was public), and
+    refused for a running game, whose seed would tell the cards still to come."""
+    locale = user_locale(interaction)
+    services = bot_of(interaction).services
+    if game_id is None:
+        game_id = (await shown_game(interaction)).id
+    game = await seen_game(interaction, await services.lobby.game(game_id))
+    if game.status not in ("finished", "abandoned"):
+        raise GameNotOver(variant="export")
+    log = await services.play.finished_log(game.id)  # an abandoned game: refused as over
+    await acknowledge(interaction)
+    text = await asyncio.to_thread(_game_file_text, log)
+    name = f"alhambra-game-{game.id}.json"
+    attached = discord.File(io.BytesIO(text.encode()), filename=name)
+    await reply(
+        interaction, i18n.t(locale, "game_file.attached", game=game.id, file=name), file=attached
+    )
 
 
 async def show_archive(
@@ -350,6 +392,16 @@ class HistoryCommands(
     ) -> None:
         async with handling(interaction, "review"):
             await show_review(interaction, game, player)
+
+    @app_commands.command(name=T("cmd.export.name"), description=T("cmd.export.description"))
+    @app_commands.describe(game=T("cmd.export.game.description"))
+    async def export(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Range[int, 1, 10**15] | None = None,
+    ) -> None:
+        async with handling(interaction, "export"):
+            await show_export(interaction, game)
 
     @app_commands.command(name=T("cmd.games.name"), description=T("cmd.games.description"))
     @app_commands.describe(player=T("cmd.games.player.description"))

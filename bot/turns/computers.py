@@ -12,12 +12,12 @@ stored game can move on meanwhile.
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine import Action, Event, Options, SeatView
 from engine.ai import Advice, Player, advise, make_player
+from engine.ai.player import seat_seed
 from engine.ai.review import Review, review_game
 
 from ..core import workers
@@ -26,8 +26,10 @@ from ..ops import metrics
 
 
 def player_seed(game_seed: int | None, seat: int) -> int:
-    """Each computer seat's own decisions, fixed by the game: a restart repeats its choices."""
-    return zlib.crc32(f"{game_seed}:{seat}".encode())
+    """Each computer seat's own decisions, fixed by the game: a restart repeats its choices
+    (`engine.ai.player.seat_seed`, which the review uses too, so it never calls the hint's move
+    a mistake)."""
+    return seat_seed(game_seed, seat)
 
 
 def choose(level: str, seed: int, view: SeatView, history: Sequence[Event]) -> Action:

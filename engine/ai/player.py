@@ -12,11 +12,18 @@ view and history give the same action, even after a restart of the bot.
 from __future__ import annotations
 
 import random
+import zlib
 from collections.abc import Sequence
 
 from ..actions import Action, EndTurn, Undo
 from ..events import Event
 from ..view import SeatView
+
+
+def seat_seed(game_seed: int | None, seat: int) -> int:
+    """A computer seat's own seed, fixed by the game's: a restart repeats its choices, and a
+    hint or a review that asks the same level in the same position gets the same move."""
+    return zlib.crc32(f"{game_seed}:{seat}".encode())
 
 
 class NotYourTurn(ValueError):

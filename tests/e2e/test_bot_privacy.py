@@ -229,6 +229,7 @@ async def test_a_game_of_a_private_channel_is_no_game_to_whoever_cannot_view_it(
             channel=club.scratch,
             game=in_thread,
             player=club.bruno,
+            timeout=60,  # a review plays its closest calls to the end: seconds of CPU
         )
         assert f"Review of game #{in_thread} for bruno" in review.response.content
 

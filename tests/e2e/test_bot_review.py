@@ -9,6 +9,10 @@ import re
 from fake_discord import FakeDiscord
 from players import finished_game
 
+#: A review plays its closest calls to the end of the game in sampled worlds: a few seconds of
+#: CPU, more on a busy machine (Discord allows 15 minutes after the deferral).
+REVIEW_WAIT = 60.0
+
 
 def _turns(text: str) -> list[int]:
     return [int(n) for n in re.findall(r"\*\*Turn (\d+)\*\*", text)]
@@ -33,7 +37,9 @@ async def test_a_review_lists_the_player_s_worst_turns_the_same_every_time(
         for number, turn in enumerate(game_log.turns(), start=1):
             seat_turns[turn.seat].add(number)
 
-        first = (await sim.slash(ana, "alhambra-history review", channel=channel)).response
+        first = (
+            await sim.slash(ana, "alhambra-history review", channel=channel, timeout=REVIEW_WAIT)
+        ).response
         assert first.ephemeral
         text = first.content
         assert f"Review of game #{game_id} for ana: where the hard level disagreed most" in text
@@ -45,12 +51,19 @@ async def test_a_review_lists_the_player_s_worst_turns_the_same_every_time(
         assert "decisions looked at" in text
         assert first.attachment("review.png").is_png()
 
-        again = (await sim.slash(ana, "alhambra-history review", channel=channel)).response
+        again = (
+            await sim.slash(ana, "alhambra-history review", channel=channel, timeout=REVIEW_WAIT)
+        ).response
         assert again.content == text  # deterministic: the same review every time
 
         # another player's review, asked by someone who watched: bruno's turns only
         theirs = await sim.slash(
-            watcher, "alhambra-history review", channel=channel, game=game_id, player=bruno
+            watcher,
+            "alhambra-history review",
+            channel=channel,
+            game=game_id,
+            player=bruno,
+            timeout=REVIEW_WAIT,
         )
         other = theirs.response.content
         assert f"Review of game #{game_id} for bruno" in other

@@ -82,6 +82,24 @@ def table_alt(locale: str, names: Sequence[str], view: SeatView) -> str:
     return _sentences(parts)
 
 
+def boards_alt(locale: str, names: Sequence[str], view: SeatView) -> str:
+    """Everyone's Alhambra at a glance: per player their points, buildings, longest outer wall
+    and reserve (each Alhambra's shape is in its own picture, a menu away)."""
+    players = [
+        i18n.t(
+            locale,
+            "alt.boards_player",
+            name=_name(names, seat),
+            score=player.score,
+            count=len(player.alhambra),
+            wall=player.wall,
+            reserve=len(player.reserve),
+        )
+        for seat, player in enumerate(view.table)
+    ]
+    return i18n.t(locale, "alt.boards", players=_joined(locale, players))
+
+
 def alhambra_alt(
     locale: str, name: str, view: SeatView, seat: int, marks: Marks | None = None
 ) -> str:

@@ -101,8 +101,12 @@ async def test_the_results_show_the_finished_game(sim, run_bot, make_bot, db_pat
         sheet = await sim.click(watcher, results, "Score sheet")
         assert sheet.ephemeral and sheet.response.attachment("scores.png").is_png()
 
-        # every Alhambra growing, turn by turn: an animation Discord plays inline
-        growth = results.attachment("growth.webp")
+        # the final score sheet alone in its message, to be read at full size
+        assert [a.filename for a in results.attachments] == ["scores.png"]
+        # every Alhambra growing, turn by turn: an animation Discord plays inline, in the next
+        # message
+        posts = sim.channel_messages(channel)
+        growth = posts[posts.index(results) + 1].attachment("growth.webp")
         with Image.open(io.BytesIO(growth.data)) as animation:
             assert animation.format == "WEBP" and animation.is_animated
             frames = await bot.services.archive.growth(game_id)

@@ -133,3 +133,92 @@ async def test_everyones_alhambra_and_the_details_are_one_click_from_the_turn_me
         assert details.ephemeral and "**Market**" in details.content
         assert "buildings left in the supply" in details.content
         assert "buildings left in the supply" in turn.embed["description"]
+
+
+async def test_the_held_turn_says_what_you_did(sim: FakeDiscord, run_bot, make_bot, db_path):
+    """After the last decision the panel says what the turn did above its countdown, so a
+    mis-tap is seen while Undo still helps."""
+    from bot.core.clock import ManualClock
+
+    users = [sim.user("ana"), sim.user("bruno")]
+    guild = sim.guild("Club", owner=users[0])
+    sim.member(guild, users[1])
+    channel = sim.channel(guild, "alhambra")
+    async with run_bot(make_bot(clock=ManualClock(T0), undo_window=10)):
+        lobby = (await open_game(sim, users[0], channel)).response
+        await sim.click(users[1], lobby, "Join")
+        started = await sim.click(users[0], lobby, "Start")
+        await started.wait_followups(1)
+        turn = started.followups[0]
+        table = Table(sim, channel, db_path, {u.id: u for u in users})
+        _, game, seats = table.state()
+        player = table.users[seats[game.current_seat]]
+        panel = (await sim.click(player, turn, "Take money")).response
+        select = panel.selects()[0]
+        option = select["options"][0]
+        edits = panel.edits
+        await sim.select(player, panel, select["custom_id"], [option["value"]])
+        await sim.wait_until(lambda: panel.edits > edits)
+        assert "Your turn ends" in panel.content
+        said = panel.content.splitlines()
+        assert said[0] == "You did this turn:", panel.content
+        took = option["label"].removeprefix("Take ").split(" (")[0]  # "Dirham 4 (total 4)"
+        assert said[1] == f"{player.name} took {took}.", said
+
+
+async def test_forced_choices_are_taken_for_the_player(
+    sim: FakeDiscord, run_bot, make_bot, db_path
+) -> None:
+    """A menu with one way on opens the next one at once, and a placement that is the only
+    one possible is made for the player, saying so: one game played to the end by commands,
+    with those moments played by the buttons."""
+    from players import play_by_commands
+
+    from engine import PlaceFromReserve, RemoveToReserve, Swap, Undo
+
+    users = [sim.user("ana"), sim.user("bruno")]
+    guild = sim.guild("Club", owner=users[0])
+    sim.member(guild, users[1])
+    channel = sim.channel(guild, "alhambra")
+    redesigns = placements = 0
+    async with run_bot(make_bot()) as bot:
+        lobby = (await open_game(sim, users[0], channel)).response
+        await sim.click(users[1], lobby, "Join")
+        await sim.slash(users[0], "alhambra add-bot", channel=channel, level="normal")
+        started = await sim.click(users[0], lobby, "Start")
+        await started.wait_followups(1)
+        table = Table(sim, channel, db_path, {u.id: u for u in users}, seed=7)
+        for _ in range(2000):
+            await bot.idle()
+            _, game, seats = table.state()
+            if game.is_over:
+                break
+            user = table.users.get(seats.get(game.current_seat))
+            if user is None:
+                before = game.to_json()
+                await sim.wait_until(lambda seen=before: table.state()[1].to_json() != seen)
+                continue
+            view = game.view(game.current_seat)
+            moves = [a for a in view.legal if not isinstance(a, Undo)]
+            kinds = {type(a) for a in moves} & {RemoveToReserve, PlaceFromReserve, Swap}
+            if view.phase == "place" and len(moves) == 1:
+                version = game.to_json()
+                label = "Place your buildings" if view.final_placement else "Buy"
+                opened = await sim.click(user, table.turn_message(), label)
+                assert "Only one choice here, taken for you:" in opened.response.content
+                await bot.idle()
+                assert table.state()[1].to_json() != version  # made
+                placements += 1
+                continue
+            if view.phase == "action" and len(kinds) == 1 and redesigns < 3:
+                opened = await sim.click(user, table.turn_message(), "Redesign")
+                panel = opened.response
+                assert panel.content.startswith("Only one choice here, taken for you:")
+                values = [o["value"] for s in panel.selects() for o in s["options"]]
+                assert values and all(v.startswith("a") for v in values)  # the moves at once
+                redesigns += 1
+            await play_by_commands(table, table.choose(game), user, game)
+        else:
+            raise AssertionError("the game did not end")
+    print(f"\nforced: {redesigns} redesign menus skipped, {placements} placements made")
+    assert redesigns and placements

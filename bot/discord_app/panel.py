@@ -7,6 +7,7 @@ components keep working after a restart and a click on an outdated panel changes
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -137,11 +138,31 @@ async def panel_files(
     view: SeatView, spec: PanelSpec, name: str, locale: str
 ) -> list[discord.File]:
     """The panel's picture: the Alhambra with the legal cells labelled when the choice is
-    about cells, else the hand when it is about money."""
+    about cells, else the hand when it is about money. Its name carries a digest of its
+    pixels, so a redraw can tell the picture already shown from a new one (`kept`)."""
     picture = await panel_file(view, spec, name, locale)
     if picture is None and spec.money:  # the hand, as the player decides what to do with it
         picture = await hand_file(view, name, locale)
-    return [picture] if picture is not None else []
+    return [_named_by_content(picture)] if picture is not None else []
+
+
+def _named_by_content(file: discord.File) -> discord.File:
+    data = file.fp.read()
+    file.fp.seek(0)
+    digest = hashlib.blake2b(data, digest_size=4).hexdigest()
+    stem, _, ext = file.filename.rpartition(".")
+    file.filename = f"{stem}-{digest}.{ext}"
+    return file
+
+
+def kept(
+    interaction: discord.Interaction, files: list[discord.File]
+) -> list[discord.File | discord.Attachment]:
+    """`files`, with those the panel already shows (the same name, so the same picture) kept
+    as they are instead of uploaded again: a menu step that leaves the hand as it was does not
+    send it again, and the panel does not jump on a phone while it is laid out anew."""
+    shown = {a.filename: a for a in interaction.message.attachments} if interaction.message else {}
+    return [shown.get(f.filename, f) for f in files]
 
 
 async def panel_message(
@@ -242,7 +263,9 @@ async def panel_choice(
             if draws_picture(spec):
                 await acknowledge(interaction, update=True)
             files = await panel_files(view, spec, name, locale)
-            await redraw(interaction, content=spec.text, view=ui, attachments=files)
+            await redraw(
+                interaction, content=spec.text, view=ui, attachments=kept(interaction, files)
+            )
             return
         assert choice.index is not None
         if version != result.game.version or choice.index >= len(view.legal):
@@ -288,4 +311,6 @@ async def _redraw(
         done.game, done.own, locale, "main", name, ends=done.ends_at, did=did
     )
     text = f"{note}\n{text}" if note else text
-    await interaction.edit_original_response(content=text, view=ui, attachments=files)
+    await interaction.edit_original_response(
+        content=text, view=ui, attachments=kept(interaction, files)
+    )

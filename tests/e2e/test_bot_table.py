@@ -222,3 +222,37 @@ async def test_forced_choices_are_taken_for_the_player(
             raise AssertionError("the game did not end")
     print(f"\nforced: {redesigns} redesign menus skipped, {placements} placements made")
     assert redesigns and placements
+
+
+async def test_the_hand_is_not_uploaded_again_on_every_panel_step(
+    sim: FakeDiscord, run_bot, make_bot, db_path
+) -> None:
+    """Moving between the money menus keeps the hand picture already shown (the same
+    attachment), instead of uploading the same picture at every step."""
+    users = [sim.user("ana"), sim.user("bruno")]
+    guild = sim.guild("Club", owner=users[0])
+    sim.member(guild, users[1])
+    channel = sim.channel(guild, "alhambra")
+    async with run_bot(make_bot()):
+        lobby = (await open_game(sim, users[0], channel)).response
+        await sim.click(users[1], lobby, "Join")
+        started = await sim.click(users[0], lobby, "Start")
+        await started.wait_followups(1)
+        turn = started.followups[0]
+        table = Table(sim, channel, db_path, {u.id: u for u in users})
+        _, game, seats = table.state()
+        player = table.users[seats[game.current_seat]]
+
+        def hands() -> int:  # the panel's hand pictures (the turn's DM has its own)
+            return sum(a.filename == first.filename for a in sim.uploads.values())
+
+        panel = (await sim.click(player, turn, "Take money")).response
+        [first] = panel.attachments
+        assert first.filename.startswith("hand")
+        assert hands() == 1
+        for label in ("Back", "Buy", "Back", "Take money"):
+            edits = panel.edits
+            await sim.click(player, panel, label)
+            await sim.wait_until(lambda e=edits: panel.edits > e)
+            assert panel.attachments == [first], label  # the very same attachment
+        assert hands() == 1

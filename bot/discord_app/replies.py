@@ -72,19 +72,13 @@ async def show_scores(interaction: discord.Interaction, game_id: int) -> None:
 
 
 async def show_boards(interaction: discord.Interaction, game_id: int) -> None:
-    """Every player's Alhambra, one at a time with a menu of players: a picture per message is
-    shown at a readable size, where six in one message would be a mosaic of thumbnails. The
-    reader's own Alhambra comes first, else the winner's."""
+    """Every player's Alhambra at the end of the game: all of them in one picture, and a menu
+    of players to see one of them larger."""
     result = await my_view(interaction, game_id)
     locale = user_locale(interaction)
     names = player_names(locale, result.game)
-    view = result.view
-    first = result.seat
-    if first is None:
-        ranks = view.ranks or (1,) * len(names)
-        first = min(range(len(names)), key=lambda s: (ranks[s], s))
     await acknowledge(interaction)
-    picture = await alhambra_file(view, first, names[first], locale)
+    picture = await boards_file(result.view, names, locale)
     text = i18n.t(
         locale, "results.boards", names=i18n.join(locale, public_names(result.game, locale))
     )

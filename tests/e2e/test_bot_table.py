@@ -11,6 +11,7 @@ from __future__ import annotations
 import statistics
 from datetime import UTC, datetime
 
+import pytest
 from fake_discord import FakeDiscord
 from fake_discord.models import Message
 from players import Table, open_game, play_to_the_end
@@ -70,8 +71,11 @@ async def whole_game(sim: FakeDiscord, run_bot, make_bot, db_path, locale: str =
     return home, table
 
 
-async def test_a_whole_game_at_the_table(sim: FakeDiscord, run_bot, make_bot, db_path) -> None:
-    home, _ = await whole_game(sim, run_bot, make_bot, db_path)
+@pytest.mark.parametrize("locale", ["en", "ja", "pt-BR"])
+async def test_a_whole_game_at_the_table(
+    sim: FakeDiscord, run_bot, make_bot, db_path, locale: str
+) -> None:
+    home, _ = await whole_game(sim, run_bot, make_bot, db_path, locale)
     posts = sim.channel_messages(home)
     turns = [m for m in posts if was_turn_message(m)]
     lengths = [len(turn_text(m)) for m in turns]
@@ -83,7 +87,7 @@ async def test_a_whole_game_at_the_table(sim: FakeDiscord, run_bot, make_bot, db
     shown = "attachment" if len(final.attachments) == 1 else "pair"
     desktop, phone = scale(size, shown, "desktop"), scale(size, shown, "phone")
     print(
-        f"\nposts per game: {len(posts)} ({len(turns)} turn messages);"
+        f"\n{locale}: posts per game: {len(posts)} ({len(turns)} turn messages);"
         f" turn message characters: median {median}, max {max(lengths)};"
         f" final score sheet {size} at x{desktop:.2f} desktop, x{phone:.2f} phone"
     )
@@ -92,7 +96,8 @@ async def test_a_whole_game_at_the_table(sim: FakeDiscord, run_bot, make_bot, db
     assert desktop >= 0.75
     # the computer opened the game: its first post says the order and the money, and names
     # nobody "to play"; no post keeps a table once the game is over (they go stale)
-    start = next(m for m in posts if "The game begins!" in m.content)
+    begins = i18n.t(locale, "game.started", order="")[:8]
+    start = next(m for m in posts if m.content.startswith(begins))
     assert not start.embeds and not start.attachments and not start.buttons()
     assert not [m for m in posts if any(a.filename == "table.png" for a in m.attachments)]
     # the growth of every Alhambra follows the results, in a message of its own

@@ -181,7 +181,8 @@ async def play_by_buttons(table: Table, action: Action, user: User, game: Game) 
                 "PlaceFromReserve": "Build a reserve building",
                 "Swap": "Swap a reserve building with one in the Alhambra",
             }[type(action).__name__]
-            await _pick(table, user, panel, kind)
+            if _option(panel, kind):  # else the only kind: its menu is open already
+                await _pick(table, user, panel, kind)
             if not isinstance(action, RemoveToReserve) and _option(
                 panel, building_name("en", action.tile)
             ):

@@ -79,6 +79,8 @@ def table_alt(locale: str, names: Sequence[str], view: SeatView) -> str:
     parts = [head, market, pool, t(locale, "alt.players", players=_joined(locale, players))]
     if view.dirk is not None:
         parts.append(t(locale, "alt.dirk", buildings=len(view.dirk)))
+    if not view.is_over:  # how far the game is: it ends when the supply runs out
+        parts.append(t(locale, "alt.supply", count=view.supply_size))
     return _sentences(parts)
 
 

@@ -52,9 +52,10 @@ throughput fell well below the rate; "highest rate kept up with" is the last rat
 
 A separate measurement (`pictures`), after the idle one and before the steps (so nothing else
 loads the bot), sends `--pictures` (default 20) picture requests at once:
-half "Show my hand" on the turn message, half a player picked in the "Board" menu (an Alhambra),
-each from a different game, in `--picture-rounds` rounds, and prints the event-loop lag while
-they are drawn and answered, how long the whole batch took and how many pictures came back.
+half "Show my hand" on the turn message, half a player picked in the menu under "Every
+Alhambra" (an Alhambra), each from a different game, in `--picture-rounds` rounds, and prints
+the event-loop lag while they are drawn and answered, how long the whole batch took and how
+many pictures came back.
 
 Goals (issue 16), printed with whether they were met: event-loop lag p99 < 20 ms while 20
 pictures render concurrently; ack p99 < 150 ms at 20 actions/s. The machine is shared, so the
@@ -661,7 +662,7 @@ class LoadBench:
 
     async def picture_round(self, count: int) -> tuple[list[Sent], float, float, float]:
         """`count` picture requests from different games at once: half "Show my hand", half an
-        Alhambra from the "Board" menu (its menu opened beforehand, outside the window)."""
+        Alhambra from the menu under "Every Alhambra" (opened beforehand, outside the window)."""
         ready = [g for g in self.games if g.turn is not None and not g.over]
         chosen = self.rng.sample(ready, min(count, len(ready)))
         boards = chosen[: len(chosen) // 2]
@@ -671,7 +672,12 @@ class LoadBench:
             user = self.rng.choice(list(live.users.values()))
             assert live.turn is not None
             opened = await self.send(
-                live, user, live.turn, _button_data(live.turn, "Board"), "boards", gated=False
+                live,
+                user,
+                live.turn,
+                _button_data(live.turn, "Every Alhambra"),
+                "boards",
+                gated=False,
             )
             menu = opened.result.response
             if menu is not None and menu.selects():

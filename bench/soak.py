@@ -961,7 +961,7 @@ class Soak:
         assert home is not None
         choice = table.rng.randrange(5)
         if choice < 2 and turn is not None:
-            label = table.rng.choice(["Show my hand", "Board", "Log"])
+            label = table.rng.choice(["Show my hand", "Every Alhambra", "Details", "Log"])
             if label in turn.button_labels():
                 await self.component("look", user, turn, _button_data(turn, label), table=table)
                 return

@@ -1,7 +1,7 @@
 """Pictures of a game, drawn with Pillow from engine views: pure functions returning PNG bytes.
 
     from render import render_alhambra, render_table, render_hand, render_scores, render_points
-    from render import render_stats
+    from render import render_stats, render_boards
     png = render_table(game.view(None), names)
 
 Player names are passed in (the engine knows only seats). Each `render_*` has an `*_image`
@@ -11,6 +11,7 @@ Cell codes (`cell_code`, `parse_cell_code`) are what commands and select menus a
 
 from . import bidi, fonts, sprites, symbols, text
 from .alhambra import AlhambraLayout, alhambra_image, alhambra_layout, marked_cells, render_alhambra
+from .boards import boards_image, render_boards
 from .cells import cell_code, parse_cell_code
 from .growth import render_growth
 from .hand import hand_image, render_hand
@@ -32,6 +33,7 @@ def warm_up() -> None:
     render_hand(view, name=names[0])
     render_alhambra(view, 0, name=names[0], placing=view.market[0])
     render_scores(view, names)
+    render_boards(view, names)
     render_stats([70, 95, 81], [False, True, False], [10.0, 25.0, None], [3.0] * 6, name=names[0])
 
 
@@ -63,12 +65,14 @@ __all__ = [
     "AlhambraLayout",
     "alhambra_image",
     "alhambra_layout",
+    "boards_image",
     "cell_code",
     "hand_image",
     "marked_cells",
     "parse_cell_code",
     "points_image",
     "render_alhambra",
+    "render_boards",
     "render_growth",
     "render_hand",
     "render_points",

@@ -6,6 +6,7 @@ Discord fits it into, not for its own pixels:
     where                  desktop     phone
     embed image (table)    400 x 300   300 x 400
     attachment (others)    550 x 350   320 x 400
+    two attachments        271 x 350   158 x 400   (each, side by side in one message)
 
 A picture is scaled down (never up) to fit its box: scale = min(1, box_w / w, box_h / h). A
 text drawn at font size `s` px is `s * scale` px on screen, and every text a picture draws must
@@ -25,13 +26,15 @@ from PIL import Image
 
 from . import text
 
-Shown = Literal["embed", "attachment"]
+Shown = Literal["embed", "attachment", "pair"]
 Device = Literal["desktop", "phone"]
 
 #: (width, height) of the box each kind of picture is first shown in.
 BOXES: dict[Shown, dict[Device, tuple[int, int]]] = {
     "embed": {"desktop": (400, 300), "phone": (300, 400)},
     "attachment": {"desktop": (550, 350), "phone": (320, 400)},
+    # two files in one message share its width: why the bot posts a picture to read alone
+    "pair": {"desktop": (271, 350), "phone": (158, 400)},
 }
 DEVICES: tuple[Device, ...] = ("desktop", "phone")
 #: The smallest text a player must read, in screen pixels (font size).
@@ -41,6 +44,7 @@ MIN_SCREEN_PX = 10.0
 SHOWN: dict[str, Shown] = {
     "table": "embed",
     "alhambra": "attachment",
+    "boards": "attachment",
     "hand": "attachment",
     "scores": "attachment",
     "points": "attachment",

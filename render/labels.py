@@ -49,6 +49,8 @@ DEFAULT_LABELS: dict[str, str] = {
     "legend_hand": "cards in hand",
     "legend_wall": "longest wall",
     "legend_reserve": "reserve",
+    # Everyone's Alhambra at a glance.
+    "boards_title": "Everyone's Alhambra",
     # A player's Alhambra.
     "prompt_place": "Place the {building} (cost {cost}) on a marked cell",
     "prompt_swap": "Swap the {building} (cost {cost}) with a marked building",

@@ -164,6 +164,7 @@ class Sample:
 
 def gallery() -> list[Sample]:
     from .alhambra import alhambra_image
+    from .boards import boards_image
     from .hand import hand_image
     from .scores import points_image, scores_image
     from .table import table_image
@@ -191,6 +192,15 @@ def gallery() -> list[Sample]:
         add(f"scores_{players}p_middle", "scores", scores(late, players, seed))
         add(f"scores_{players}p_end", "scores", scores(play, players, seed))
     add("points", "points", lambda labels: points_image(labels=labels))
+
+    def boards(at: Callable[[int, int], Game], players: int, seed: int) -> Draw:
+        return lambda labels: boards_image(
+            at(players, seed).view(None), names(players), labels=labels
+        )
+
+    for players, seed in ((2, 3), (4, 11), (6, 5)):
+        add(f"boards_{players}p_middle", "boards", boards(middle, players, seed))
+    add("boards_3p_end", "boards", boards(play, 3, 1))
 
     def hand(players: int, seed: int, at: Callable[[int, int], Game]) -> Draw:
         def draw(labels: Labels | None) -> Image.Image:

@@ -13,7 +13,7 @@ from engine import ScoringHeld
 from ..core.records import GameInfo
 from ..core.results import ActResult
 from ..text import i18n
-from ..text.present import hints_line, player_names, results_lines, told_lines
+from ..text.present import hints_line, player_names, results_lines, short_lines, told_lines
 from ..turns.ports import ChannelRefused, MessageRef, Spawn
 from ..turns.telling import Telling
 from .followers import tell_followers
@@ -64,7 +64,8 @@ class ChannelAnnouncer:
                 self._spawn(retire(self.client, previous))
             return None
         turns = telling.turns
-        intro: str | None = "\n".join(told_lines(locale, names, turns))
+        # a line per turn: the whole story is behind the turn message's Details
+        intro: str | None = "\n".join(short_lines(locale, names, turns))
         shown: MessageRef | None = None
         if telling.over or telling.scoring:
             lines = told_lines(locale, names, turns)
@@ -80,19 +81,16 @@ class ChannelAnnouncer:
             sheet = await scores_file(
                 public, player_names(locale, game), locale, detail=held[-1] if held else None
             )
-            files = [sheet]
-            if telling.growth is not None:  # and every Alhambra growing, turn by turn
-                try:
-                    growth = await growth_file(telling.growth, player_names(locale, game), locale)
-                    files.append(growth)
-                except Exception:  # a nicety: it never holds the results back
-                    log.exception("the growth animation of game %s failed", game.id)
+            # the sheet alone in its message: two files share a message's width, which showed
+            # the final scores at less than half their size (a quarter on a phone)
             told = await channel.send(
                 "\n".join(lines)[:2000],
-                files=files,
+                file=sheet,
                 allowed_mentions=discord.AllowedMentions.none(),
                 **extra,
             )
+            if telling.growth is not None:  # and every Alhambra growing, in a message of its own
+                await self._growth(channel, game, telling, locale)
             intro = None
         if not (telling.over or telling.computer_next):
             upcoming = result.told.next
@@ -120,6 +118,17 @@ class ChannelAnnouncer:
             link = jump_link(game.guild_id, game.channel_id, told.id)
             self._spawn(tell_followers(self.client, game, turns, public, link, telling.followers))
         return shown
+
+    async def _growth(
+        self, channel: discord.PartialMessageable, game: GameInfo, telling: Telling, locale: str
+    ) -> None:
+        """Every Alhambra growing, turn by turn: a nicety that never holds the results back."""
+        assert telling.growth is not None
+        try:
+            growth = await growth_file(telling.growth, player_names(locale, game), locale)
+            await channel.send(file=growth, allowed_mentions=discord.AllowedMentions.none())
+        except Exception:
+            log.exception("the growth animation of game %s failed", game.id)
 
     async def notice(
         self, game: GameInfo, locale: str, key: str, *, mention: int | None = None, **params: object

@@ -169,15 +169,22 @@ async def announce_start(interaction: discord.Interaction, started: StartResult)
         game, started.public, started.first, locale, intro=intro, ping=ping
     )
     try:
-        sent = await interaction.followup.send(
-            message.content,
-            embed=message.embed,
-            file=message.file,
-            view=message.view,
-            allowed_mentions=message.allowed_mentions,
-            wait=True,
-        )
-        if message.for_person:  # a computer opening the game is told in the next turn message
+        if not message.for_person:
+            # a computer opens: the order and the money only. A table naming it "to play"
+            # would stay at the top of the game for good (this is no turn message to retire),
+            # and the next person's turn message shows the table a moment later
+            await interaction.followup.send(
+                message.content, allowed_mentions=discord.AllowedMentions.none(), wait=True
+            )
+        else:
+            sent = await interaction.followup.send(
+                message.content,
+                embed=message.embed,
+                file=message.file,
+                view=message.view,
+                allowed_mentions=message.allowed_mentions,
+                wait=True,
+            )
             await bot.services.people.remember_message(game.id, "turn", sent.channel.id, sent.id)
     except discord.HTTPException:  # the game has started all the same: it must not stall
         log.exception("could not post the first turn message of game %s", game.id)

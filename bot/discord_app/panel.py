@@ -7,18 +7,20 @@ components keep working after a restart and a click on an outdated panel changes
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Sequence
 from datetime import datetime
 
 import discord
 
-from engine import SeatView
+from engine import Action, GiveToDirk, Place, PlaceInReserve, SeatView, Undo
 
 from ..core.errors import InvalidRequest, Outdated
 from ..core.records import GameInfo
 from ..core.results import ActResult
 from ..text import i18n
 from ..text.menus import HINT_FOCUS, Choice, Option, PanelSpec, Tone, build_panel
-from ..text.present import hint_text
+from ..text.present import action_label, hint_text, turn_summary
 from ..turns import computers
 from .components import GameItem
 from .context import (
@@ -33,7 +35,7 @@ from .context import (
     selected,
     user_locale,
 )
-from .markup import stamp
+from .markup import public_names, stamp
 from .pictures import hand_file, panel_file
 from .plan_panel import plan_button
 
@@ -101,12 +103,24 @@ class PanelSelect(
 
 
 def panel_parts(
-    game: GameInfo, view: SeatView, locale: str, focus: str, *, ends: datetime | None = None
+    game: GameInfo,
+    view: SeatView,
+    locale: str,
+    focus: str,
+    *,
+    ends: datetime | None = None,
+    did: Sequence[str] = (),
 ) -> tuple[PanelSpec, discord.ui.View]:
     """The ephemeral panel's text and components. `ends`: the turn is held for its undo window
-    until then (a countdown every reader's client shows in their own words)."""
+    until then (a countdown every reader's client shows in their own words); `did`: what the
+    turn did, in words, said above it."""
     spec = build_panel(
-        view, locale, focus, ends=stamp(ends) if ends is not None else None, hint=not game.rated
+        view,
+        locale,
+        focus,
+        ends=stamp(ends) if ends is not None else None,
+        hint=not game.rated,
+        did=did,
     )
     ui = discord.ui.View(timeout=None)
     for menu_id, hint, options in spec.menus:
@@ -124,11 +138,31 @@ async def panel_files(
     view: SeatView, spec: PanelSpec, name: str, locale: str
 ) -> list[discord.File]:
     """The panel's picture: the Alhambra with the legal cells labelled when the choice is
-    about cells, else the hand when it is about money."""
+    about cells, else the hand when it is about money. Its name carries a digest of its
+    pixels, so a redraw can tell the picture already shown from a new one (`kept`)."""
     picture = await panel_file(view, spec, name, locale)
     if picture is None and spec.money:  # the hand, as the player decides what to do with it
         picture = await hand_file(view, name, locale)
-    return [picture] if picture is not None else []
+    return [_named_by_content(picture)] if picture is not None else []
+
+
+def _named_by_content(file: discord.File) -> discord.File:
+    data = file.fp.read()
+    file.fp.seek(0)
+    digest = hashlib.blake2b(data, digest_size=4).hexdigest()
+    stem, _, ext = file.filename.rpartition(".")
+    file.filename = f"{stem}-{digest}.{ext}"
+    return file
+
+
+def kept(
+    interaction: discord.Interaction, files: list[discord.File]
+) -> list[discord.File | discord.Attachment]:
+    """`files`, with those the panel already shows (the same name, so the same picture) kept
+    as they are instead of uploaded again: a menu step that leaves the hand as it was does not
+    send it again, and the panel does not jump on a phone while it is laid out anew."""
+    shown = {a.filename: a for a in interaction.message.attachments} if interaction.message else {}
+    return [shown.get(f.filename, f) for f in files]
 
 
 async def panel_message(
@@ -139,9 +173,10 @@ async def panel_message(
     name: str,
     *,
     ends: datetime | None = None,
+    did: Sequence[str] = (),
 ) -> tuple[str, discord.ui.View, list[discord.File]]:
     """The panel's text, components and files, for an interaction already answered."""
-    spec, ui = panel_parts(game, view, locale, focus, ends=ends)
+    spec, ui = panel_parts(game, view, locale, focus, ends=ends, did=did)
     return spec.text, ui, await panel_files(view, spec, name, locale)
 
 
@@ -152,12 +187,36 @@ async def _held(interaction: discord.Interaction, game_id: int, view: SeatView) 
     return await bot_of(interaction).services.schedule.held_until(game_id)
 
 
+def forced_placement(view: SeatView) -> Action | None:
+    """The one placement the player can make, if that is all they can do (a building that fits
+    only the reserve, say, in the final placement): a choice that is no choice."""
+    moves = [a for a in view.legal if not isinstance(a, Undo)]
+    placing = view.phase == "place" and len(moves) == 1
+    if placing and isinstance(moves[0], Place | PlaceInReserve | GiveToDirk):
+        return moves[0]
+    return None
+
+
 async def open_panel(interaction: discord.Interaction, game_id: int, focus: str) -> None:
     result = await my_view(interaction, game_id)
     view = result.own_decision()
     name = result.game.name_at(result.seat)
-    ends = await _held(interaction, game_id, view)
     locale = user_locale(interaction)
+    forced = forced_placement(view)
+    if forced is not None:  # taken for the player, said, and held with Undo like any move
+        await acknowledge(interaction)
+        done = await bot_of(interaction).flow.act(
+            game_id,
+            interaction.user.id,
+            forced,
+            result.game.version,
+            locale=channel_locale(interaction),
+        )
+        note_saved(interaction)
+        taken = i18n.t(locale, "panel.forced", choice=action_label(locale, forced, view))
+        await _redraw(interaction, done, locale, name, note=taken)
+        return
+    ends = await _held(interaction, game_id, view)
     spec, ui = panel_parts(result.game, view, locale, focus, ends=ends)
     if draws_picture(spec):  # a picture waits for a worker: answer Discord first
         await acknowledge(interaction)
@@ -204,7 +263,9 @@ async def panel_choice(
             if draws_picture(spec):
                 await acknowledge(interaction, update=True)
             files = await panel_files(view, spec, name, locale)
-            await redraw(interaction, content=spec.text, view=ui, attachments=files)
+            await redraw(
+                interaction, content=spec.text, view=ui, attachments=kept(interaction, files)
+            )
             return
         assert choice.index is not None
         if version != result.game.version or choice.index >= len(view.legal):
@@ -222,19 +283,34 @@ async def panel_choice(
 
 
 async def _redraw(
-    interaction: discord.Interaction, done: ActResult, locale: str, name: str
+    interaction: discord.Interaction,
+    done: ActResult,
+    locale: str,
+    name: str,
+    *,
+    note: str | None = None,
 ) -> None:
+    """The panel after a move (`note`: a line said first, such as a choice taken for the
+    player)."""
     public, seat = done.public, done.seat.seat
     if public.is_over or public.current_seat != seat or done.turn_ended:
         ui = None
         if not public.is_over:  # going away now: the next turn can be planned from here
             ui = discord.ui.View(timeout=None)
             ui.add_item(plan_button(done.game.id, locale))
+        over = i18n.t(locale, "panel.done")
         await interaction.edit_original_response(
-            content=i18n.t(locale, "panel.done"), view=ui, attachments=[]
+            content=f"{note}\n{over}" if note else over, view=ui, attachments=[]
         )
         return
+    did: list[str] = []
+    if done.ends_at is not None:  # held: what the turn did, above the countdown
+        names = public_names(done.game, locale)
+        did = turn_summary(locale, names, done.turn_events, [])
     text, ui, files = await panel_message(
-        done.game, done.own, locale, "main", name, ends=done.ends_at
+        done.game, done.own, locale, "main", name, ends=done.ends_at, did=did
     )
-    await interaction.edit_original_response(content=text, view=ui, attachments=files)
+    text = f"{note}\n{text}" if note else text
+    await interaction.edit_original_response(
+        content=text, view=ui, attachments=kept(interaction, files)
+    )

@@ -23,13 +23,22 @@ from ..core.results import Growth
 from ..core.stats import PlayerStats
 from ..ops import metrics
 from ..text import i18n
-from ..text.alt import alhambra_alt, hand_alt, points_alt, scores_alt, stats_alt, table_alt
+from ..text.alt import (
+    alhambra_alt,
+    boards_alt,
+    hand_alt,
+    points_alt,
+    scores_alt,
+    stats_alt,
+    table_alt,
+)
 from ..text.menus import PanelSpec, panel_picture
 
 TABLE_FILE = "table.png"
 SCORES_FILE = "scores.png"
 ALHAMBRA_FILE = "alhambra.png"
 HAND_FILE = "hand.png"
+BOARDS_FILE = "boards.png"
 POINTS_FILE = "points.png"
 GROWTH_FILE = "growth.webp"
 STATS_FILE = "stats.png"
@@ -155,6 +164,13 @@ async def alhambra_file(view: SeatView, seat: int, name: str, locale: str) -> di
     labels = i18n.image_labels(locale)
     png = await _png("alhambra", render.render_alhambra, view, seat, name=name, labels=labels)
     return _file(png, ALHAMBRA_FILE, alhambra_alt(locale, name, view, seat))
+
+
+async def boards_file(view: SeatView, names: list[str], locale: str) -> discord.File:
+    """Everyone's Alhambra in one picture, as anyone sees them."""
+    labels = i18n.image_labels(locale)
+    png = await _png("boards", render.render_boards, view, names, labels=labels)
+    return _file(png, BOARDS_FILE, boards_alt(locale, names, view))
 
 
 async def hand_file(view: SeatView, name: str, locale: str) -> discord.File:

@@ -8,7 +8,18 @@ import discord
 
 from ..core.errors import InvalidRequest, NotAPlayer
 from ..text import i18n
-from ..text.present import bounded, cards_text, log_paragraphs, pages_of, player_names
+from ..text.present import (
+    bounded,
+    cards_text,
+    leaders_line,
+    log_paragraphs,
+    pages_of,
+    player_names,
+    progress_line,
+    since_last_turn,
+    table_lines,
+    told_lines,
+)
 from .components import GameItem
 from .context import (
     acknowledge,
@@ -22,7 +33,7 @@ from .context import (
     user_locale,
 )
 from .markup import button, public_names
-from .pictures import alhambra_file, hand_file, scores_file
+from .pictures import alhambra_file, boards_file, hand_file, scores_file
 from .plan_panel import plan_button
 
 #: Characters of turns on one page of the log: Discord's 2,000 less room for the heading.
@@ -61,23 +72,59 @@ async def show_scores(interaction: discord.Interaction, game_id: int) -> None:
 
 
 async def show_boards(interaction: discord.Interaction, game_id: int) -> None:
-    """Every player's Alhambra, one at a time with a menu of players: a picture per message is
-    shown at a readable size, where six in one message would be a mosaic of thumbnails. The
-    reader's own Alhambra comes first, else the winner's."""
+    """Every player's Alhambra at the end of the game: all of them in one picture, and a menu
+    of players to see one of them larger."""
     result = await my_view(interaction, game_id)
     locale = user_locale(interaction)
     names = player_names(locale, result.game)
-    view = result.view
-    first = result.seat
-    if first is None:
-        ranks = view.ranks or (1,) * len(names)
-        first = min(range(len(names)), key=lambda s: (ranks[s], s))
     await acknowledge(interaction)
-    picture = await alhambra_file(view, first, names[first], locale)
+    picture = await boards_file(result.view, names, locale)
     text = i18n.t(
         locale, "results.boards", names=i18n.join(locale, public_names(result.game, locale))
     )
     await reply(interaction, text, file=picture, view=board_picker(game_id, names, locale))
+
+
+async def show_details(interaction: discord.Interaction, game_id: int) -> None:
+    """What the turn message leaves out to fit a phone's screen, to the asker alone: the whole
+    story since their last turn (a spectator: the last round of turns) with its payments and
+    refills, the market and the pool in words, who leads each type and what the next scoring
+    would pay, and the game's progress."""
+    result = await my_view(interaction, game_id)
+    locale = user_locale(interaction)
+    services = bot_of(interaction).services
+    game_log = await services.play.log(game_id)
+    names = public_names(result.game, locale)
+    view = result.view
+    if result.seat is not None:
+        story = [i18n.t(locale, "turn.details_since")]
+        story += since_last_turn(locale, names, game_log, result.seat)
+    else:
+        story = [i18n.t(locale, "turn.details_recent")]
+        story += told_lines(locale, names, game_log.turns()[-len(view.table) :])
+    lines = [i18n.t(locale, "turn.details_title", turn=view.turn_number)]
+    if len(story) > 1:
+        lines += [*story, ""]
+    if not view.is_over:
+        lines += table_lines(locale, view)
+    lines += [leaders_line(locale, names, view), progress_line(locale, view)]
+    await reply(interaction, bounded("\n".join(lines).strip()))
+
+
+async def show_glance(interaction: discord.Interaction, game_id: int) -> None:
+    """Everyone's Alhambra in one picture, to the asker alone, with the menu of players to see
+    one of them larger."""
+    result = await my_view(interaction, game_id)
+    locale = user_locale(interaction)
+    names = player_names(locale, result.game)
+    await acknowledge(interaction)
+    picture = await boards_file(result.view, names, locale)
+    await reply(
+        interaction,
+        i18n.t(locale, "boards.title"),
+        file=picture,
+        view=board_picker(game_id, names, locale),
+    )
 
 
 def board_picker(game_id: int, names: list[str], locale: str) -> discord.ui.View:

@@ -17,18 +17,27 @@ from engine import PlaceFromReserve, RemoveToReserve, SeatView, Swap
 from ..core.errors import Outdated
 from ..core.records import GameInfo
 from ..text import i18n
-from ..text.present import leaders_line, player_names, table_lines
+from ..text.present import player_names, progress_line
 from .components import GameItem
-from .context import acknowledge, bot_of, handling, here, note_game, reply, user_locale
+from .context import acknowledge, bot_of, handling, here, note_game
 from .followers import follow_button
 from .markup import mention_of, pinging, public_names
 from .panel import open_panel
 from .pictures import TABLE_FILE, table_file
-from .replies import board_picker, show_hand, show_log
+from .replies import show_details, show_glance, show_hand, show_log
 
 TURN_COLOUR = discord.Colour.from_rgb(46, 125, 50)
-TurnOp = Literal["take", "buy", "redesign", "place", "hand", "board", "log"]
-TURN_OPS: tuple[TurnOp, ...] = ("take", "buy", "redesign", "place", "hand", "board", "log")
+TurnOp = Literal["take", "buy", "redesign", "place", "hand", "board", "details", "log"]
+TURN_OPS: tuple[TurnOp, ...] = (
+    "take",
+    "buy",
+    "redesign",
+    "place",
+    "hand",
+    "board",
+    "details",
+    "log",
+)
 #: the buttons that open the private panel (first row); the others look at the table
 PLAY_OPS: tuple[TurnOp, ...] = ("take", "buy", "redesign", "place")
 
@@ -36,7 +45,7 @@ PLAY_OPS: tuple[TurnOp, ...] = ("take", "buy", "redesign", "place")
 class TurnButton(
     GameItem[discord.ui.Button[discord.ui.View]],
     custom_id="alh:t:{game_id}:{version}:{op}",
-    op="take|buy|redesign|place|hand|board|log",
+    op="take|buy|redesign|place|hand|board|details|log",
 ):
     STYLES: dict[str, discord.ButtonStyle] = {
         "take": discord.ButtonStyle.primary,
@@ -77,15 +86,10 @@ async def turn_button_clicked(interaction: discord.Interaction, game_id: int, op
             await open_panel(interaction, game_id, "main" if op == "place" else op)
         elif op == "hand":
             await show_hand(interaction, game_id)
-        elif op == "board":
-            game = here(interaction, await bot.services.lobby.game(game_id))
-            await reply(
-                interaction,
-                i18n.t(user_locale(interaction), "panel.board"),
-                view=board_picker(
-                    game_id, player_names(user_locale(interaction), game), user_locale(interaction)
-                ),
-            )
+        elif op == "board":  # everyone's Alhambra in one picture, with the menu to look closer
+            await show_glance(interaction, game_id)
+        elif op == "details":
+            await show_details(interaction, game_id)
         else:
             here(interaction, await bot.services.lobby.game(game_id))
             await show_log(interaction, game_id)
@@ -97,12 +101,12 @@ def turn_ops(public: SeatView, own: SeatView | None) -> tuple[TurnOp, ...]:
     the Alhambra and the reserve, which everyone sees). Buy stays, as whether one is
     affordable is private: its panel says why when nothing is."""
     if public.final_placement:
-        return ("place", "hand", "board", "log")
+        return ("place", "hand", "board", "details", "log")
     kinds = {type(a) for a in own.legal} if own is not None else set()
     redesign: tuple[TurnOp, ...] = (
         ("redesign",) if kinds & {RemoveToReserve, PlaceFromReserve, Swap} else ()
     )
-    return ("take", "buy", *redesign, "hand", "board", "log")
+    return ("take", "buy", *redesign, "hand", "board", "details", "log")
 
 
 def turn_buttons(
@@ -110,7 +114,7 @@ def turn_buttons(
 ) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for op in ops:
-        key = "button.place_received" if op == "place" else f"button.{op}"
+        key = {"place": "button.place_received", "board": "button.boards"}.get(op, f"button.{op}")
         view.add_item(TurnButton(game.id, game.version, op, i18n.t(locale, key)))
     view.add_item(follow_button(game.id, locale, row=1))  # with the looking, not the play
     return view
@@ -153,9 +157,9 @@ async def turn_message(
         if person:
             key = "turn.final" if public.final_placement else "game.turn"
             lines.append(i18n.t(locale, key, mention=mention_of(game, seat, locale)))
-    if not public.is_over:  # plan the turn from the text; the picture is there to look closer
-        lines_ = [*table_lines(locale, public), leaders_line(locale, names, public)]
-        embed.description = "\n".join(line for line in lines_ if line)
+    # what changed and whose turn it is, and how far the game is: a phone's screen. The market,
+    # the pool and who leads each type are in the picture, and in words behind Details
+    embed.description = progress_line(locale, public) or None
     embed.set_image(url=f"attachment://{TABLE_FILE}")
     embed.set_footer(text=f"#{game.id} · v{game.version}")
     return TurnMessage(

@@ -79,7 +79,27 @@ def table_alt(locale: str, names: Sequence[str], view: SeatView) -> str:
     parts = [head, market, pool, t(locale, "alt.players", players=_joined(locale, players))]
     if view.dirk is not None:
         parts.append(t(locale, "alt.dirk", buildings=len(view.dirk)))
+    if not view.is_over:  # how far the game is: it ends when the supply runs out
+        parts.append(t(locale, "alt.supply", count=view.supply_size))
     return _sentences(parts)
+
+
+def boards_alt(locale: str, names: Sequence[str], view: SeatView) -> str:
+    """Everyone's Alhambra at a glance: per player their points, buildings, longest outer wall
+    and reserve (each Alhambra's shape is in its own picture, a menu away)."""
+    players = [
+        i18n.t(
+            locale,
+            "alt.boards_player",
+            name=_name(names, seat),
+            score=player.score,
+            count=len(player.alhambra),
+            wall=player.wall,
+            reserve=len(player.reserve),
+        )
+        for seat, player in enumerate(view.table)
+    ]
+    return i18n.t(locale, "alt.boards", players=_joined(locale, players))
 
 
 def alhambra_alt(

@@ -15,6 +15,7 @@ button styles and the terminal game ignores, so both show the same menus.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Literal
@@ -158,7 +159,13 @@ HINT_FOCUS = "hint"
 
 
 def build_panel(
-    view: SeatView, locale: str, focus: str, *, ends: str | None = None, hint: bool = False
+    view: SeatView,
+    locale: str,
+    focus: str,
+    *,
+    ends: str | None = None,
+    hint: bool = False,
+    did: Sequence[str] = (),
 ) -> PanelSpec:
     """The panel for `focus`, or for the current decision if that focus no longer applies
     (saying why, when the player asked for a choice they do not have). Panels about money
@@ -166,10 +173,13 @@ def build_panel(
 
     `ends`: the turn waits for its confirmation until then (a time as the reader's client
     shows it), when it ends by itself; the panel says so and offers Undo and End turn now.
-    `hint`: the game allows hints (it is not rated): the main menu offers a Hint button."""
+    `hint`: the game allows hints (it is not rated): the main menu offers a Hint button.
+    `did`: what the turn did, in words: a held turn says it above its countdown, so a player
+    who mis-tapped sees it while Undo still helps."""
     spec = _build(view, locale, focus)
     if spec is not None and ends is not None and view.phase == "confirm":
-        spec.text = i18n.t(locale, "panel.held", when=ends)
+        held = i18n.t(locale, "panel.held", when=ends)
+        spec.text = "\n".join([i18n.t(locale, "panel.held_did"), *did, held]) if did else held
         done = i18n.t(locale, "action.end_turn")
         spec.buttons = [
             (i18n.t(locale, "action.end_turn_now") if label == done else label, value, tone)
@@ -378,6 +388,15 @@ def _menu(
 ) -> PanelSpec | None:
     if not options:
         return None
+    target = Choice.parse(options[0].value) if len(options) == 1 else None
+    onward = target.focus if target is not None else None
+    if onward is not None and _page(onward)[0] != _page(focus)[0]:
+        # one way on, and taking it changes nothing: no click for it, said in the panel
+        following = _build(view, locale, onward)
+        if following is not None:
+            taken = i18n.t(locale, "panel.forced", choice=options[0].label)
+            following.text = f"{taken}\n{following.text}"
+            return following
     spec = PanelSpec(focus, text)
     spec.menus.append((_page(focus)[0], text, _paged(locale, focus, options)))
     _common_buttons(view, locale, spec, back=back)

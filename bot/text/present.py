@@ -578,6 +578,65 @@ def start_lines(locale: str, names: Sequence[str], started: GameStarted) -> list
     return lines
 
 
+#: The words of each kind of step in a turn's one line (`short_lines`).
+_SHORT_KEYS: dict[type, str] = {key: f"short.{value[4:]}" for key, value in _STEP_KEYS.items()}
+
+
+def short_lines(locale: str, names: Sequence[str], turns: Sequence[LoggedTurn]) -> list[str]:
+    """What the turn message says of `turns`: one line per turn, its steps without their
+    payments ("ana: took Dinar 8, bought the Tower (12), placed the Tower (12) at M12."), and
+    what the end of a turn did that the picture does not show (Dirk's draw, the last market).
+    The whole story (payments, the pool and the market refilled, scoring rounds) is in
+    `told_lines`, one click away: a turn message that fits a phone's screen."""
+    out = []
+    for turn in turns:
+        steps = []
+        for event in turn.steps:
+            key = _SHORT_KEYS.get(type(event))
+            if key is None:
+                continue
+            if isinstance(event, BuildingBought) and event.exact:
+                key = "short.bought_exact"
+            if not isinstance(getattr(event, "seat", None), int):
+                continue
+            params: dict[str, str] = {}
+            if isinstance(tile := getattr(event, "tile", None), int):
+                params["building"] = the_building(locale, tile)
+            if isinstance(cards := getattr(event, "cards", None), tuple):
+                params["cards"] = cards_text(locale, cards)
+            x, y = getattr(event, "x", None), getattr(event, "y", None)
+            if isinstance(x, int) and isinstance(y, int):
+                params["cell"] = cell_text(x, y)
+            if isinstance(event, BuildingsSwapped):
+                params["other"] = the_building(locale, event.replaced)
+            steps.append(i18n.t(locale, key, **params))
+        if steps and 0 <= turn.seat < len(names):
+            out.append(
+                i18n.t(locale, "short.turn", name=names[turn.seat], steps=i18n.join(locale, steps))
+            )
+        for event in turn.end:
+            if isinstance(event, DirkDrew | MarketDistributed):
+                out += turn_summary(locale, names, [], [event])
+    return out[-SUMMARY_LINES:]
+
+
+#: Buildings in the game: the game ends when the supply cannot fill the market.
+BUILDINGS = 54
+#: Cells of the progress bar.
+PROGRESS_CELLS = 10
+
+
+def progress_line(locale: str, view: SeatView) -> str:
+    """How far the game is, as BGA's progress bar: the buildings left in the supply (the game
+    ends when it runs out) and the scoring rounds held; "" once the game is over."""
+    if view.is_over:
+        return ""
+    left = view.supply_size
+    done = round(PROGRESS_CELLS * (BUILDINGS - left) / BUILDINGS)
+    bar = "▰" * done + "▱" * (PROGRESS_CELLS - done)
+    return i18n.t(locale, "turn.progress", bar=bar, count=left, held=len(view.scoring_rounds))
+
+
 def told_lines(locale: str, names: Sequence[str], turns: Sequence[LoggedTurn]) -> list[str]:
     """What the channel reads about `turns` (see `untold`): each turn's summary, and a block
     per scoring round; the oldest lines are dropped beyond `SUMMARY_LINES`."""

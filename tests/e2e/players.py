@@ -75,6 +75,8 @@ class Table:
     actions: int = 0
     interactions: int = 0
     undos: int = 0
+    #: placements the bot made for the player, being the only ones they could make
+    forced: int = 0
     kinds: dict[str, int] = field(default_factory=dict)
 
     def state(self) -> tuple[int, Game, dict[int, int]]:
@@ -179,7 +181,8 @@ async def play_by_buttons(table: Table, action: Action, user: User, game: Game) 
                 "PlaceFromReserve": "Build a reserve building",
                 "Swap": "Swap a reserve building with one in the Alhambra",
             }[type(action).__name__]
-            await _pick(table, user, panel, kind)
+            if _option(panel, kind):  # else the only kind: its menu is open already
+                await _pick(table, user, panel, kind)
             if not isinstance(action, RemoveToReserve) and _option(
                 panel, building_name("en", action.tile)
             ):
@@ -197,6 +200,9 @@ async def play_by_buttons(table: Table, action: Action, user: User, game: Game) 
     panel = opened.response
     assert panel is not None
     if isinstance(action, Place | PlaceInReserve | GiveToDirk):
+        if "taken for you" in panel.content:  # the only placement there was: the bot made it
+            table.forced += 1
+            return
         if _option(panel, building_name("en", action.tile)) and not _option(panel, label):
             await _pick(table, user, panel, building_name("en", action.tile))
         await _pick(table, user, panel, label, final=True)

@@ -84,10 +84,14 @@ async def test_turn_start_dm_and_channel_mention(sim, run_bot, make_bot, db_path
         assert [a.filename for a in dm.attachments] == ["hand.png"]
         assert dm.attachments[0].description  # the hand in words
         assert "Your money:" in dm.content and "you have" in dm.content
-        # ...and the turn message what everybody sees, in words as well as the picture
+        # ...and the turn message what everybody sees: the picture, the game's progress, and
+        # the market, the pool and the leaders in words one click away
         [embed] = turn.embeds
-        assert "**Market**" in embed["description"] and "**Money**" in embed["description"]
-        assert "scoring round 1 would pay" in embed["description"]
+        assert "buildings left in the supply" in embed["description"]
+        details = (await sim.click(first, turn, "Details")).response
+        assert details.ephemeral
+        assert "**Market**" in details.content and "**Money**" in details.content
+        assert "scoring round 1 would pay" in details.content
         assert sim.dms(second) == []
 
         clock.advance(timedelta(hours=3))

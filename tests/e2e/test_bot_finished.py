@@ -101,8 +101,12 @@ async def test_the_results_show_the_finished_game(sim, run_bot, make_bot, db_pat
         sheet = await sim.click(watcher, results, "Score sheet")
         assert sheet.ephemeral and sheet.response.attachment("scores.png").is_png()
 
-        # every Alhambra growing, turn by turn: an animation Discord plays inline
-        growth = results.attachment("growth.webp")
+        # the final score sheet alone in its message, to be read at full size
+        assert [a.filename for a in results.attachments] == ["scores.png"]
+        # every Alhambra growing, turn by turn: an animation Discord plays inline, in the next
+        # message
+        posts = sim.channel_messages(channel)
+        growth = posts[posts.index(results) + 1].attachment("growth.webp")
         with Image.open(io.BytesIO(growth.data)) as animation:
             assert animation.format == "WEBP" and animation.is_animated
             frames = await bot.services.archive.growth(game_id)
@@ -111,12 +115,13 @@ async def test_the_results_show_the_finished_game(sim, run_bot, make_bot, db_pat
         assert len(growth.data) < 8 * 1024 * 1024  # well under Discord's upload limit
         assert "growing, turn by turn" in growth.description
 
-        # one Alhambra at a time, large enough to read, with a menu of every player
+        # every Alhambra in one picture, with a menu of every player to see one larger
         boards = await sim.click(watcher, results, "Every Alhambra")
         shown = boards.messages[-1]
         assert "Every Alhambra at the end of the game" in boards.text
         [picture] = shown.attachments
-        assert picture.filename == "alhambra.png" and picture.is_png()
+        assert picture.filename == "boards.png" and picture.is_png()
+        assert all(f"{n}: " in picture.description for n in ("ana", "bruno"))
         [menu] = shown.selects()
         assert {"ana", "bruno"} <= {o["label"] for o in menu["options"]}
         described = set()
@@ -132,7 +137,7 @@ async def test_the_results_show_the_finished_game(sim, run_bot, make_bot, db_pat
         assert sheet.response.attachment("scores.png").description.startswith(final[:-1])
         boards = await sim.click(japanese, results, "Every Alhambra")
         said = [a.description for a in boards.messages[-1].attachments]
-        assert said and all("さんのアルハンブラ" in d for d in said), said
+        assert said and all(d.startswith("全員のアルハンブラ") for d in said), said
 
         shown = await sim.click(users[1], results, "Log")
         turns = await _read_whole_log(sim, users[1], shown)

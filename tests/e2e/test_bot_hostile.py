@@ -60,7 +60,7 @@ async def test_forged_board_log_and_panel_from_another_server_show_nothing(
         turn = await start(sim, channel, users)
         game_id, _, player, _ = current_user(db_path, channel, users)
         state = snapshot(db_path, game_id)
-        board = (await sim.click(player, turn, "Board")).response
+        board = (await sim.click(player, turn, "Every Alhambra")).response
         panel = (await sim.click(player, turn, "Take money")).response
         forged = [
             ({"custom_id": f"alh:v:{game_id}:board", "component_type": 3, "values": ["0"]}, board),
@@ -90,7 +90,7 @@ async def test_forged_values_are_refused_not_misread(
         turn = await start(sim, channel, users)
         game_id, _, player, _ = current_user(db_path, channel, users)
         state = snapshot(db_path, game_id)
-        board = (await sim.click(player, turn, "Board")).response
+        board = (await sim.click(player, turn, "Every Alhambra")).response
         for value in ("a-1", "a²", "aX", "a", "a99999"):  # a-1 once applied the last legal move
             data = {"custom_id": f"alh:b:{game_id}:0:{value}", "component_type": COMPONENT}
             try:

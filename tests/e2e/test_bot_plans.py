@@ -125,7 +125,7 @@ async def test_a_plan_plays_the_first_rule_that_holds_at_the_players_turn(
         assert ("Your plan took" in report.content) == exact
         assert "Your turn is over." in report.content
         # the turn was told in the channel as any turn is
-        assert f"{waiter.name} bought" in sim.channel_messages(channel)[-1].content
+        assert f"{waiter.name}: bought" in sim.channel_messages(channel)[-1].content
         # the plan was for that turn only
         assert (
             "You have no plan"

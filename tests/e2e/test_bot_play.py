@@ -170,7 +170,7 @@ async def test_only_the_player_to_move_acts_and_stale_buttons_change_nothing(
         typed = await sim.slash(others[0], "alhambra take", channel=channel, cards="CR1")
         assert typed.ephemeral and "turn" in typed.content
         # public information is open to everyone
-        board = await sim.click(watcher, turn, "Board")
+        board = await sim.click(watcher, turn, "Every Alhambra")
         assert board.ephemeral and board.response.selects()
         assert snapshot(db_path, game_id) == before
 

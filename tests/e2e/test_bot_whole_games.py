@@ -149,9 +149,12 @@ async def test_a_whole_game_in_each_language(
     lobby_posts, later = posts[:first], [m for m in posts[first:] if m not in turn_posts]
     # before the first turn: the lobby, the computer's seat, the table of its opening turn
     assert len(lobby_posts) <= 3, [m.content[:80] for m in lobby_posts]
-    # after: a post per scoring round, the last one with the results
-    assert len(later) == 3 and all(m.attachments[0].filename == "scores.png" for m in later)
-    assert len(posts) <= people_turns + 3 + 3
+    # after: a post per scoring round, the last one with the results, and the growth of every
+    # Alhambra in a message of its own (so the final score sheet is shown at full size)
+    sheets, growth = later[:-1], later[-1]
+    assert len(sheets) == 3 and all(m.attachments[0].filename == "scores.png" for m in sheets)
+    assert [a.filename for a in growth.attachments] == ["growth.webp"]
+    assert len(posts) <= people_turns + 3 + 4
     assert len(sim.channel_messages(channel)) == 1
     # DMs in each user's remembered language: the first turn of each (later ones are played
     # live, so the turn message's mention is the one notification)

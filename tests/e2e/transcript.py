@@ -271,7 +271,9 @@ def picture(attachment: Attachment) -> dict[str, Any]:
             if frames > 1:
                 found["frames"] = frames
         _PICTURES[key] = found
-    out: dict[str, Any] = {"file": attachment.filename}
+    # a panel's picture is named by a digest of its bytes (so a redraw keeps the one shown),
+    # which depends on Pillow and the fonts as the pixel hash does: recorded without it
+    out: dict[str, Any] = {"file": re.sub(r"-[0-9a-f]{8}(\.\w+)$", r"-#\1", attachment.filename)}
     if attachment.description is not None:
         out["alt"] = attachment.description
     return out | found

@@ -14,6 +14,7 @@ from engine import Building, Currency, new_game
 from render import (
     alhambra_image,
     alhambra_layout,
+    boards_image,
     hand_image,
     reset_caches,
     scores_image,
@@ -69,6 +70,11 @@ def _late_pictures(labels):
             "alhambra",
             lambda: alhambra_image(big, 1, name=nm[3], mode="remove", labels=labels),
         ),
+        "everyone's alhambra": ("boards", lambda: boards_image(public, nm, labels=labels)),
+        "everyone's alhambra, 40 buildings": (
+            "boards",
+            lambda: boards_image(big, nm, labels=labels),
+        ),
         "score sheet": ("scores", lambda: scores_image(public, nm, labels=labels)),
         "final score sheet": ("scores", lambda: scores_image(over, nm, labels=labels)),
         "record, 3 games": (
@@ -117,6 +123,18 @@ def test_every_text_is_at_least_10_px_where_discord_shows_it(locale):
                 f"{what} ({locale}) on {device}: {legible.text!r} drawn at {legible.size} px "
                 f"is {on_screen:.1f} px in a {img.size} picture"
             )
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_everyones_alhambra_is_legible_at_preview_size_for_any_number_of_players(locale, players):
+    """One picture with every Alhambra, read without opening it: no text under 10 px on a
+    desktop or a phone, whatever the number of players, and it fits the attachment box."""
+    labels = i18n.image_labels(locale)
+    view = late(players, SEED).view(None)
+    img, legible = measure(lambda: boards_image(view, names(players), labels=labels), "attachment")
+    assert legible.worst >= MIN_SCREEN_PX - 1e-9, (players, legible)
+    assert scale(img.size, "attachment", "desktop") >= 0.75
 
 
 def test_the_measure_catches_small_text():

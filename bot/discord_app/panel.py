@@ -24,10 +24,10 @@ from .components import GameItem
 from .context import (
     acknowledge,
     bot_of,
-    channel_locale,
     handling,
     my_view,
     note_saved,
+    now_of,
     redraw,
     reply,
     selected,
@@ -101,13 +101,20 @@ class PanelSelect(
 
 
 def panel_parts(
-    game: GameInfo, view: SeatView, locale: str, focus: str, *, ends: datetime | None = None
+    game: GameInfo,
+    view: SeatView,
+    locale: str,
+    focus: str,
+    *,
+    ends: datetime | None = None,
+    now: datetime | None = None,
 ) -> tuple[PanelSpec, discord.ui.View]:
     """The ephemeral panel's text and components. `ends`: the turn is held for its undo window
-    until then (a countdown every reader's client shows in their own words)."""
-    spec = build_panel(
-        view, locale, focus, ends=stamp(ends) if ends is not None else None, hint=not game.rated
-    )
+    until then (a countdown every reader's client shows in their own words, or the time left
+    in words from `now`, the bot's clock, where Discord has no client in the reader's
+    language)."""
+    held = None if ends is None else stamp(locale, ends, ends if now is None else now)
+    spec = build_panel(view, locale, focus, ends=held, hint=not game.rated)
     ui = discord.ui.View(timeout=None)
     for menu_id, hint, options in spec.menus:
         ui.add_item(PanelSelect(game.id, game.version, menu_id, hint, options))
@@ -139,9 +146,10 @@ async def panel_message(
     name: str,
     *,
     ends: datetime | None = None,
+    now: datetime | None = None,
 ) -> tuple[str, discord.ui.View, list[discord.File]]:
     """The panel's text, components and files, for an interaction already answered."""
-    spec, ui = panel_parts(game, view, locale, focus, ends=ends)
+    spec, ui = panel_parts(game, view, locale, focus, ends=ends, now=now)
     return spec.text, ui, await panel_files(view, spec, name, locale)
 
 
@@ -158,7 +166,7 @@ async def open_panel(interaction: discord.Interaction, game_id: int, focus: str)
     name = result.game.name_at(result.seat)
     ends = await _held(interaction, game_id, view)
     locale = user_locale(interaction)
-    spec, ui = panel_parts(result.game, view, locale, focus, ends=ends)
+    spec, ui = panel_parts(result.game, view, locale, focus, ends=ends, now=now_of(interaction))
     if draws_picture(spec):  # a picture waits for a worker: answer Discord first
         await acknowledge(interaction)
     await reply(interaction, spec.text, view=ui, files=await panel_files(view, spec, name, locale))
@@ -200,7 +208,9 @@ async def panel_choice(
         name = game.name_at(result.seat)
         if choice.focus is not None:  # navigation redraws at the current version
             ends = await _held(interaction, game_id, view)
-            spec, ui = panel_parts(result.game, view, locale, choice.focus, ends=ends)
+            spec, ui = panel_parts(
+                result.game, view, locale, choice.focus, ends=ends, now=now_of(interaction)
+            )
             if draws_picture(spec):
                 await acknowledge(interaction, update=True)
             files = await panel_files(view, spec, name, locale)
@@ -215,7 +225,7 @@ async def panel_choice(
             interaction.user.id,
             view.legal[choice.index],
             version,
-            locale=channel_locale(interaction),
+            locale=game.locale,
         )
         note_saved(interaction)
         await _redraw(interaction, done, locale, name)
@@ -235,6 +245,6 @@ async def _redraw(
         )
         return
     text, ui, files = await panel_message(
-        done.game, done.own, locale, "main", name, ends=done.ends_at
+        done.game, done.own, locale, "main", name, ends=done.ends_at, now=now_of(interaction)
     )
     await interaction.edit_original_response(content=text, view=ui, attachments=files)

@@ -157,7 +157,7 @@ async def turn_message(
         lines_ = [*table_lines(locale, public), leaders_line(locale, names, public)]
         embed.description = "\n".join(line for line in lines_ if line)
     embed.set_image(url=f"attachment://{TABLE_FILE}")
-    embed.set_footer(text=f"#{game.id} · v{game.version}")
+    embed.set_footer(text=f"#{i18n.number(locale, game.id)}")  # the game's number, as typed
     return TurnMessage(
         content="\n".join(lines)[:2000],
         embed=embed,

@@ -4,12 +4,15 @@ posts them; nothing here knows Discord."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from engine import Building, GameStarted
 
 from ..core.results import ArchivedGame, ReplayStep
 from ..core.stats import HeadToHead, PlayerStats
 from . import i18n
 from .present import bounded, log_paragraphs, player_names, results_lines, start_lines
+from .when import day
 
 
 def replay_text(locale: str, step: ReplayStep) -> str:
@@ -33,13 +36,12 @@ def replay_text(locale: str, step: ReplayStep) -> str:
 def archive_line(locale: str, entry: ArchivedGame) -> str:
     game = entry.game
     names = player_names(locale, game)
-    ended = int(game.ended_at.timestamp()) if game.ended_at else 0
     result = ", ".join(f"{rank}. {names[seat]} {score}" for rank, seat, score in entry.ranking)
     return i18n.t(
         locale,
         "archive.line",
         game=game.id,
-        when=f"<t:{ended}:d>",
+        when=day(locale, game.ended_at or datetime.fromtimestamp(0, UTC)),
         channel=f"<#{game.channel_id}>",
         result=result,
         moves=entry.moves,

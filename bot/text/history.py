@@ -75,7 +75,7 @@ def stats_text(locale: str, name: str, stats: PlayerStats, *, everywhere: bool) 
         for n, (games, wins) in sorted(stats.by_players.items())
     )
     rounds = " · ".join(
-        i18n.t(locale, "stats.round", round=r, points=f"{average:.1f}")
+        i18n.t(locale, "stats.round", round=r, points=round(average, 1))
         for r in (1, 2, 3)
         if (average := stats.average_round(r)) is not None
     )
@@ -90,7 +90,7 @@ def stats_text(locale: str, name: str, stats: PlayerStats, *, everywhere: bool) 
         ),
         i18n.t(locale, "stats.by_players", tables=tables),
         i18n.t(
-            locale, "stats.points", average=f"{stats.average_points:.1f}", best=max(stats.points)
+            locale, "stats.points", average=round(stats.average_points, 1), best=max(stats.points)
         ),
         i18n.t(locale, "stats.rounds", rounds=rounds),
         i18n.t(
@@ -108,7 +108,7 @@ def stats_text(locale: str, name: str, stats: PlayerStats, *, everywhere: bool) 
             locale,
             "stats.type",
             building=i18n.t(locale, f"building.{b.label}"),
-            points=f"{stats.average_building(b):.1f}",
+            points=round(stats.average_building(b), 1),
         )
         for b in Building
     )
@@ -151,8 +151,8 @@ def versus_text(locale: str, name: str, other: str, record: HeadToHead, *, every
             "stats.versus_points",
             name=name,
             other=other,
-            average=f"{record.average_points:.1f}",
-            other_average=f"{record.other_average_points:.1f}",
+            average=round(record.average_points, 1),
+            other_average=round(record.other_average_points, 1),
         ),
     ]
     return bounded("\n".join(lines))

@@ -241,3 +241,13 @@ def test_a_new_language_row_reaches_the_commands(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(languages, "LANGUAGES", (*languages.LANGUAGES, german))
     assert languages.translated_discord_locales()["de"] == "de"
     assert languages.spellings()["de"] == "de"
+
+
+def test_small_wording_kept_consistent() -> None:
+    """Japanese says コンピューター everywhere (not コンピュータ in some texts), its hint is a
+    sentence with a verb, and the Persian hand picture says "no exact payment possible" as the
+    panel does."""
+    japanese, persian = i18n.catalogue("ja"), i18n.catalogue("fa")
+    assert not [k for k, v in japanese.items() if re.search("コンピュータ(?!ー)", v)]
+    assert japanese["hint.answer"].split("\n")[0].endswith("を選びます。")
+    assert persian["img.no_exact"] == persian["panel.slot_hint"]

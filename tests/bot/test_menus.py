@@ -121,7 +121,7 @@ def _placing(players: int) -> SeatView:
 def test_the_placement_question_lists_its_choices_as_a_sentence(
     players: int, locale: str, ends: str
 ) -> None:
-    """"Pick a marked cell, the reserve." read wrong whenever Dirk was not offered (three
+    """ "Pick a marked cell, the reserve." read wrong whenever Dirk was not offered (three
     players or more): the question is one of two whole sentences, with or without Dirk."""
     from bot.text import i18n
 

@@ -26,6 +26,8 @@ Labels = Mapping[str, str]
 DEFAULT_LABELS: dict[str, str] = {
     # How the language runs: "ltr", or "rtl" (a mark, not a word: never drawn).
     "direction": "ltr",
+    # The digits its numbers are drawn with, zero first (`text.in_its_digits`; never drawn).
+    "digits": "0123456789",
     # Shared by several pictures.
     "player": "Player {n}",
     "pts": "pts",

@@ -57,6 +57,7 @@ OTHER_EDGE: RGB = (40, 72, 130)
 AVERAGE: RGB = (176, 52, 44)
 
 
+@text.in_its_digits
 def stats_image(
     points: Sequence[int],
     won: Sequence[bool],
@@ -93,6 +94,7 @@ def stats_image(
     return img
 
 
+@text.in_its_digits
 def render_stats(
     points: Sequence[int],
     won: Sequence[bool],

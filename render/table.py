@@ -88,6 +88,7 @@ def _columns() -> _Columns:
     return _Columns(mark, name, score - name - 8, score, stats, types)
 
 
+@text.in_its_digits
 def table_image(
     view: SeatView, names: Sequence[str], *, labels: Labels | None = None
 ) -> Image.Image:
@@ -121,6 +122,7 @@ def table_image(
     return img
 
 
+@text.in_its_digits
 def render_table(view: SeatView, names: Sequence[str], *, labels: Labels | None = None) -> bytes:
     """PNG of the table as everyone sees it. `names[seat]` is the player sitting at that seat;
     `labels` are the words in the reader's language (`render.labels`)."""

@@ -278,8 +278,8 @@ IMAGE_SHARED: tuple[str, ...] = tuple(
 
 def image_labels(locale: object) -> dict[str, str]:
     """The words for `render`'s pictures in `locale` (English key by key where missing):
-    every `img.*` text without its prefix, plus the currency and building-type names, and the
-    language's `direction` ("ltr" or "rtl")."""
+    every `img.*` text without its prefix, plus the currency and building-type names, the
+    language's `direction` ("ltr" or "rtl") and the `digits` its numbers are drawn with."""
     return dict(_image_labels(normalise(locale)))
 
 
@@ -290,7 +290,8 @@ def _image_labels(locale: str) -> tuple[tuple[str, str], ...]:
     keys = [k for k in english if k.startswith(IMAGE_PREFIX)]
     pairs = [(k.removeprefix(IMAGE_PREFIX), texts.get(k, english[k])) for k in keys]
     pairs += [(k, texts.get(k, english[k])) for k in IMAGE_SHARED]
-    return (("direction", direction(locale)), *pairs)
+    digits = languages.BY_CODE[locale].digits
+    return (("direction", direction(locale)), ("digits", digits), *pairs)
 
 
 def placeholders(text: str) -> set[str]:

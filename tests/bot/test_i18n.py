@@ -107,7 +107,7 @@ def test_the_pictures_english_words_are_the_catalogues() -> None:
     english = i18n.catalogue("en")
     drawn = {k.removeprefix("img."): v for k, v in english.items() if k.startswith("img.")}
     drawn |= {k: english[k] for k in i18n.IMAGE_SHARED}
-    assert drawn | {"direction": "ltr"} == DEFAULT_LABELS
+    assert drawn | {"direction": "ltr", "digits": "0123456789"} == DEFAULT_LABELS
     assert i18n.image_labels("en") == DEFAULT_LABELS
 
 

@@ -45,7 +45,7 @@ DEFAULT_LABELS: dict[str, str] = {
     "game_over_many": "Game over: {names} win",
     "deck": "deck {n}",
     "scoring": "scoring",
-    "money_pool": "Money pool",
+    "money_pool": "Money",
     "dirk": "Dirk",
     "dirk_note": "neutral, counts in majorities",
     "legend_hand": "cards in hand",

@@ -284,6 +284,16 @@ def glyphs(
     return mask, (left, top)
 
 
+#: What a line may not start with, and end with, in Japanese (JIS X 4051's basic set).
+NO_LINE_START = frozenset(
+    "\uff09\u300d\u300f\u3011\u3015\u3009\u300b\uff3d\uff5d\u3001\u3002\uff0c\uff0e\u30fb"
+    "\uff1a\uff1b\uff1f\uff01\u30fc\u3005\u309d\u309e\u3041\u3043\u3045\u3047\u3049\u3063"
+    "\u3083\u3085\u3087\u30a1\u30a3\u30a5\u30a7\u30a9\u30c3\u30e3\u30e5\u30e7)]"
+    "}"
+)
+NO_LINE_END = frozenset("\uff08\u300c\u300e\u3010\u3014\u3008\u300a\uff3b\uff5b([{")
+
+
 def wrap(text: str, size: int, max_width: int, bold: bool = False, max_lines: int = 3) -> list[str]:
     """The cleaned text in lines no wider than `max_width`: broken at spaces, or between any
     two characters of a word too long for a line (Japanese has no spaces); the last line ends
@@ -302,9 +312,16 @@ def wrap(text: str, size: int, max_width: int, bold: bool = False, max_lines: in
         for ch in word:  # a word longer than a line: break it anywhere
             if _width(line + ch, size, bold) <= max_width or not line:
                 line += ch
-            else:
-                lines.append(line)
-                line = ch
+                continue
+            # Japanese line breaking (kinsoku): a closing bracket or stop never starts a line
+            # and an opening bracket never ends one, so the character before goes along too
+            carried = ""
+            while len(line) > 1 and (ch in NO_LINE_START or line[-1] in NO_LINE_END):
+                carried, line = line[-1] + carried, line[:-1]
+                if line[-1] not in NO_LINE_END:
+                    break
+            lines.append(line)
+            line = carried + ch
     if line:
         lines.append(line)
     if len(lines) > max_lines:

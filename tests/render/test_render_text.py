@@ -75,3 +75,32 @@ def test_without_any_font_file_pictures_still_draw(monkeypatch):
         monkeypatch.delenv(fonts.FONTS_ENV)
         monkeypatch.delenv(fonts.DEFAULTS_ENV)
         reset_caches()
+
+
+def test_japanese_lines_never_start_with_a_closing_bracket_nor_end_with_an_opening_one() -> None:
+    """A placement prompt broke before its closing bracket, against Japanese line breaking
+    (kinsoku): a closing bracket or stop goes on the line before, with the character it
+    follows; an opening bracket goes on the line after."""
+    from render import text as drawn
+
+    opening, closing = "\uff08", "\uff09"  # fullwidth brackets
+    prompt = f"庭園{opening}コスト9{closing}を印のマスに置いてください。予備{opening}右{closing}にも置けます。"
+    for max_width in range(90, 400, 7):
+        lines = drawn.wrap(prompt, 24, max_width, max_lines=40)
+        assert "".join(lines) == prompt, (max_width, lines)
+        for line in lines[1:]:
+            assert line[0] not in drawn.NO_LINE_START, (max_width, lines)
+        for line in lines[:-1]:
+            assert line[-1] not in drawn.NO_LINE_END, (max_width, lines)
+
+
+@pytest.mark.parametrize("locale", ["en", "ja", "pt-BR", "fa"])
+def test_the_tables_column_heads_fit_without_being_cut(locale: str) -> None:
+    """"Money p…" (English) and "po…" (Portuguese) were cut at their column's width: the
+    pool's title and the points column's head fit whole in every language."""
+    from bot.text import i18n
+    from render.table import POOL_W, SCORE_W, SMALL
+
+    labels = i18n.image_labels(locale)
+    assert text.width(labels["money_pool"], SMALL) <= POOL_W - 6
+    assert text.width(labels["pts"], SMALL, True) <= SCORE_W

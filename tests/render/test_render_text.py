@@ -84,7 +84,8 @@ def test_japanese_lines_never_start_with_a_closing_bracket_nor_end_with_an_openi
     from render import text as drawn
 
     opening, closing = "\uff08", "\uff09"  # fullwidth brackets
-    prompt = f"庭園{opening}コスト9{closing}を印のマスに置いてください。予備{opening}右{closing}にも置けます。"
+    prompt = f"庭園{opening}コスト9{closing}を印のマスに置いてください。"
+    prompt += f"予備{opening}右{closing}にも置けます。"
     for max_width in range(90, 400, 7):
         lines = drawn.wrap(prompt, 24, max_width, max_lines=40)
         assert "".join(lines) == prompt, (max_width, lines)
@@ -96,7 +97,7 @@ def test_japanese_lines_never_start_with_a_closing_bracket_nor_end_with_an_openi
 
 @pytest.mark.parametrize("locale", ["en", "ja", "pt-BR", "fa"])
 def test_the_tables_column_heads_fit_without_being_cut(locale: str) -> None:
-    """"Money p…" (English) and "po…" (Portuguese) were cut at their column's width: the
+    """ "Money p…" (English) and "po…" (Portuguese) were cut at their column's width: the
     pool's title and the points column's head fit whole in every language."""
     from bot.text import i18n
     from render.table import POOL_W, SCORE_W, SMALL

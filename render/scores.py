@@ -152,8 +152,10 @@ def _standings(
         _rank_disc(d, m.x(MARGIN + 16), mid, rank)
         color, shape = SERIES[seat % len(SERIES)]
         _marker(d, shape, m.x(MARGIN + 42), mid, 7, color)
-        text.draw(d, (m.x(MARGIN + 56), mid), _name(names, seat, labels), SMALL, INK,
-                  anchor=m.anchor("lm"), max_width=cols_left - MARGIN - 60)  # fmt: skip
+        room = cols_left - MARGIN - 60
+        name = text.short_name(_name(names, seat, labels), SMALL, room)
+        text.draw(d, (m.x(MARGIN + 56), mid), name, SMALL, INK, anchor=m.anchor("lm"),
+                  max_width=room)  # fmt: skip
         for i in range(3):
             points = gained.get((i + 1, seat))
             shown = "·" if points is None else f"+{points}"
@@ -247,6 +249,7 @@ def _round_detail(
             color, shape = SERIES[entry % len(SERIES)]
             _marker(d, shape, m.x(MARGIN + 10), mid, 6, color)
             name = _name(names, entry, labels)
+        name = text.short_name(name, SMALL, NAME_W - 26)
         text.draw(d, (m.x(MARGIN + 22), mid), name, SMALL, INK, anchor=m.anchor("lm"),
                   max_width=NAME_W - 26)  # fmt: skip
         for i in range(6):

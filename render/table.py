@@ -370,6 +370,7 @@ def _player_line(
     elif current:  # an arrow pointing at the name: whose turn, not by the line's colour alone
         x = cols.mark + 6
         d.polygon([(m.x(x), mid - 11), (m.x(x + 18), mid), (m.x(x), mid + 11)], fill=TURN)
+    name = text.short_name(name, SMALL, cols.name_w, bold=True)
     text.draw(d, (m.x(cols.name), mid), name, SMALL, INK, bold=True, anchor=m.anchor("lm"),
               max_width=cols.name_w)  # fmt: skip
     score = str(p.score)

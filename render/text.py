@@ -284,6 +284,21 @@ def glyphs(
     return mask, (left, top)
 
 
+#: A name with a note in brackets at its end: a computer player's level, "Bot Zaida (normal)".
+_NOTED = re.compile(r"^(?P<name>.*\S)\s*[(\uff08][^()\uff08\uff09]*[)\uff09]\W*$")
+
+
+def short_name(name: str, size: int, max_width: int, bold: bool = False) -> str:
+    """A player's name that fits `max_width`: as it is if it fits, else without its bracketed
+    note ("Bot Zaida" rather than "Bot Zaida (…"), which the texts and descriptions still say;
+    a name too long in any case is cut by `fit` where it is drawn."""
+    name = clean(localised(name), size, bold)  # as it will be drawn: one line, drawable
+    if width(name, size, bold) <= max_width:
+        return name
+    found = _NOTED.match(plain(name))
+    return found["name"] if found else name
+
+
 #: What a line may not start with, and end with, in Japanese (JIS X 4051's basic set).
 NO_LINE_START = frozenset(
     "\uff09\u300d\u300f\u3011\u3015\u3009\u300b\uff3d\uff5d\u3001\u3002\uff0c\uff0e\u30fb"

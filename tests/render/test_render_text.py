@@ -105,3 +105,24 @@ def test_the_tables_column_heads_fit_without_being_cut(locale: str) -> None:
     labels = i18n.image_labels(locale)
     assert text.width(labels["money_pool"], SMALL) <= POOL_W - 6
     assert text.width(labels["pts"], SMALL, True) <= SCORE_W
+
+
+def test_a_computer_players_name_drops_its_level_before_being_cut() -> None:
+    """"Bot Zaida (…" in the table and the score sheet: a name too long for its column loses
+    its bracketed note (the level, which the texts say) rather than its end."""
+    from render import render_scores
+    from render.samples import late
+
+    game = late(3, 2)
+    names = ["ana", "bruno", "Bot Zaida (normal)"]
+    for draw in (
+        lambda: render_table(game.view(None), names),
+        lambda: render_scores(game.view(None), names),
+    ):
+        reset_caches()
+        with text.recording() as found:
+            draw()
+        drawn = [t for t, _ in found]
+        cut = [t for t in drawn if t.startswith("Bot Zaida (") and t.endswith(text.ELLIPSIS)]
+        assert "Bot Zaida" in drawn and not cut, drawn
+    assert text.short_name("Bot Zaida (normal)", 24, 900) == "Bot Zaida (normal)"

@@ -108,7 +108,7 @@ def test_the_tables_column_heads_fit_without_being_cut(locale: str) -> None:
 
 
 def test_a_computer_players_name_drops_its_level_before_being_cut() -> None:
-    """"Bot Zaida (…" in the table and the score sheet: a name too long for its column loses
+    """ "Bot Zaida (…" in the table and the score sheet: a name too long for its column loses
     its bracketed note (the level, which the texts say) rather than its end."""
     from render import render_scores
     from render.samples import late

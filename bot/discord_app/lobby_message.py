@@ -42,7 +42,7 @@ def lobby_embed(game: GameInfo, locale: str, rules: DeadlineRules | None) -> dis
             i18n.t(locale, "lobby.host", name=host),
             i18n.t(locale, f"lobby.rule.{game.options.get('holes', 'classic')}"),
             i18n.t(locale, "lobby.deadline", deadline=_deadline(game, locale)),
-            i18n.t(locale, "lobby.language", language=i18n.LANGUAGE_NAMES[game.locale]),
+            i18n.t(locale, "lobby.language", language=i18n.LANGUAGE_NAMES.get(game.locale, "?")),
             *_stand_in(game, locale, rules),
             *([i18n.t(locale, "lobby.rated")] if game.rated else []),
             "",

@@ -44,7 +44,7 @@ def reset_caches() -> None:
     for cached in (
         text.clean,
         text.runs,
-        text.width,
+        text._width,
         text.fit,
         text.metrics,
         text.glyphs,
@@ -55,8 +55,7 @@ def reset_caches() -> None:
     for sprite in (
         sprites.tile_sprite,
         sprites.fountain_sprite,
-        sprites.card_sprite,
-        sprites.value_card,
+        sprites._value_card,
     ):
         sprite.cache_clear()
 

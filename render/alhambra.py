@@ -189,6 +189,7 @@ def _prompted(placing: int | None, mode: Mode) -> bool:
     return placing is not None or mode == "remove"
 
 
+@text.in_its_digits
 def alhambra_image(
     view: SeatView,
     seat: int,
@@ -215,6 +216,7 @@ def alhambra_image(
     return img
 
 
+@text.in_its_digits
 def render_alhambra(
     view: SeatView,
     seat: int,

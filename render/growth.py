@@ -67,6 +67,7 @@ def changes(frames: Sequence[Frame]) -> list[int]:
     return keep
 
 
+@text.in_its_digits
 def render_growth(
     frames: Sequence[Frame],
     names: Sequence[str],

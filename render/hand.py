@@ -46,6 +46,7 @@ PER_ROW = 3
 TILE = 52
 
 
+@text.in_its_digits
 def hand_image(
     view: SeatView, *, name: str | None = None, labels: Labels | None = None
 ) -> Image.Image:
@@ -121,6 +122,7 @@ def hand_image(
     return img
 
 
+@text.in_its_digits
 def render_hand(view: SeatView, *, name: str | None = None, labels: Labels | None = None) -> bytes:
     """PNG of the hand of the seat `view` was made for (the owner's own view), in the words
     of `labels` (`render.labels`)."""

@@ -26,6 +26,8 @@ Labels = Mapping[str, str]
 DEFAULT_LABELS: dict[str, str] = {
     # How the language runs: "ltr", or "rtl" (a mark, not a word: never drawn).
     "direction": "ltr",
+    # The digits its numbers are drawn with, zero first (`text.in_its_digits`; never drawn).
+    "digits": "0123456789",
     # Shared by several pictures.
     "player": "Player {n}",
     "pts": "pts",
@@ -43,7 +45,7 @@ DEFAULT_LABELS: dict[str, str] = {
     "game_over_many": "Game over: {names} win",
     "deck": "deck {n}",
     "scoring": "scoring",
-    "money_pool": "Money pool",
+    "money_pool": "Money",
     "dirk": "Dirk",
     "dirk_note": "neutral, counts in majorities",
     "legend_hand": "cards in hand",

@@ -39,6 +39,7 @@ def _step(top: float) -> int:
     return int(10 ** math.ceil(math.log10(max(1.0, top))))
 
 
+@text.in_its_digits
 def stakes_image(
     per_turn: Sequence[tuple[int, float]],
     marked: Sequence[int],
@@ -96,6 +97,7 @@ def stakes_image(
     return img
 
 
+@text.in_its_digits
 def render_stakes(
     per_turn: Sequence[tuple[int, float]],
     marked: Sequence[int],

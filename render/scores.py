@@ -52,6 +52,7 @@ SERIES: tuple[tuple[RGB, str], ...] = (
 RANK_FILL: tuple[RGB, ...] = ((240, 196, 60), (200, 200, 206), (214, 150, 96))
 
 
+@text.in_its_digits
 def scores_image(
     view: SeatView,
     names: Sequence[str],
@@ -81,6 +82,7 @@ def scores_image(
     return img
 
 
+@text.in_its_digits
 def render_scores(
     view: SeatView,
     names: Sequence[str],
@@ -150,8 +152,10 @@ def _standings(
         _rank_disc(d, m.x(MARGIN + 16), mid, rank)
         color, shape = SERIES[seat % len(SERIES)]
         _marker(d, shape, m.x(MARGIN + 42), mid, 7, color)
-        text.draw(d, (m.x(MARGIN + 56), mid), _name(names, seat, labels), SMALL, INK,
-                  anchor=m.anchor("lm"), max_width=cols_left - MARGIN - 60)  # fmt: skip
+        room = cols_left - MARGIN - 60
+        name = text.short_name(_name(names, seat, labels), SMALL, room)
+        text.draw(d, (m.x(MARGIN + 56), mid), name, SMALL, INK, anchor=m.anchor("lm"),
+                  max_width=room)  # fmt: skip
         for i in range(3):
             points = gained.get((i + 1, seat))
             shown = "·" if points is None else f"+{points}"
@@ -207,21 +211,26 @@ def _round_detail(
     y: int,
     labels: Labels | None,
 ) -> None:
-    """One round per type: buildings, rank and points of each player, then wall and total."""
+    """One round per type: buildings, rank and points of each player, then wall and total.
+    Right to left, the table reads from the right, as the standings above it do: name, types,
+    wall, the round's points."""
+    m = Mirror(labels, WIDTH)
     legend = label(labels, "counts_legend")
-    text.draw(d, (MARGIN, y + 14), title, SMALL + 2, INK, bold=True, anchor="lm",
+    text.draw(d, (m.x(MARGIN), y + 14), title, SMALL + 2, INK, bold=True, anchor=m.anchor("lm"),
               max_width=WIDTH - 2 * MARGIN)  # fmt: skip
     y += 34
     x0 = MARGIN + NAME_W
     d.rectangle((MARGIN, y, WIDTH - MARGIN, y + ROW_H + 4), fill=PAPER_DARK)
-    text.draw(d, (MARGIN + 6, y + (ROW_H + 4) / 2), legend, SMALL, MUTED, anchor="lm",
-              max_width=NAME_W - 10)  # fmt: skip
+    text.draw(d, (m.x(MARGIN + 6), y + (ROW_H + 4) / 2), legend, SMALL, MUTED,
+              anchor=m.anchor("lm"), max_width=NAME_W - 10)  # fmt: skip
     for i, building in enumerate(Building):
-        building_chip(img, d, x0 + i * TYPE_W + (TYPE_W - 30) / 2, y + 3, building, 30)
+        chip = m.left(x0 + i * TYPE_W + (TYPE_W - 30) / 2, 30)
+        building_chip(img, d, chip, y + 3, building, 30)
     wx = x0 + 6 * TYPE_W
-    _wall_icon(d, wx + WALL_W / 2, y + (ROW_H + 4) / 2)
-    text.draw(d, (wx + WALL_W + ROUND_W / 2, y + (ROW_H + 4) / 2), label(labels, "col_round"),
-              SMALL, MUTED, bold=True, anchor="mm", max_width=ROUND_W - 4)  # fmt: skip
+    _wall_icon(d, m.x(wx + WALL_W / 2), y + (ROW_H + 4) / 2)
+    text.draw(d, (m.x(wx + WALL_W + ROUND_W / 2), y + (ROW_H + 4) / 2),
+              label(labels, "col_round"), SMALL, MUTED, bold=True, anchor="mm",
+              max_width=ROUND_W - 4)  # fmt: skip
     y += ROW_H + 6
     counts = held.counts
     ranks = [_ranks(counts, int(b)) for b in Building]
@@ -238,18 +247,20 @@ def _round_detail(
             name = label(labels, "dirk")
         else:
             color, shape = SERIES[entry % len(SERIES)]
-            _marker(d, shape, MARGIN + 10, mid, 6, color)
+            _marker(d, shape, m.x(MARGIN + 10), mid, 6, color)
             name = _name(names, entry, labels)
-        text.draw(d, (MARGIN + 22, mid), name, SMALL, INK, anchor="lm", max_width=NAME_W - 26)
+        name = text.short_name(name, SMALL, NAME_W - 26)
+        text.draw(d, (m.x(MARGIN + 22), mid), name, SMALL, INK, anchor=m.anchor("lm"),
+                  max_width=NAME_W - 26)  # fmt: skip
         for i in range(6):
             count = counts[entry][i] if entry < len(counts) else 0
             points = row.buildings[i] if row is not None else None
-            _type_cell(d, x0 + i * TYPE_W, y, count, ranks[i][entry], points)
+            _type_cell(d, m.left(x0 + i * TYPE_W, TYPE_W), y, count, ranks[i][entry], points)
         if row is not None:
-            text.draw(d, (wx + WALL_W / 2, mid), str(row.wall), SMALL, INK, anchor="mm")
+            text.draw(d, (m.x(wx + WALL_W / 2), mid), str(row.wall), SMALL, INK, anchor="mm")
             total = f"+{row.total}"
-            text.draw(d, (wx + WALL_W + ROUND_W / 2, mid), total, SMALL + 4, INK, bold=True,
-                      anchor="mm")  # fmt: skip
+            text.draw(d, (m.x(wx + WALL_W + ROUND_W / 2), mid), total, SMALL + 4, INK,
+                      bold=True, anchor="mm")  # fmt: skip
         y += DETAIL_H
 
 
@@ -284,6 +295,7 @@ def _wall_icon(d: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
 POINTS_ROW = 46
 
 
+@text.in_its_digits
 def points_image(*, labels: Labels | None = None) -> Image.Image:
     """What each building type pays in each scoring round, to first, second and third place."""
     rows = len(Building)
@@ -329,6 +341,7 @@ def points_image(*, labels: Labels | None = None) -> Image.Image:
     return img
 
 
+@text.in_its_digits
 def render_points(*, labels: Labels | None = None) -> bytes:
     """PNG of the scoring table (RULES.md section 5), in the words of `labels`."""
     return to_png(points_image(labels=labels))

@@ -106,17 +106,23 @@ def fountain_sprite(size: int) -> Image.Image:
     return img
 
 
-@lru_cache(maxsize=512)
 def card_sprite(card: int, width: int, height: int) -> Image.Image:
     """A money card: its currency's colour, its value large, the currency's initial small."""
     info = CARDS[card]
     return value_card(info.currency, info.value, width, height)
 
 
-@lru_cache(maxsize=512)
 def value_card(currency: Currency, value: int, width: int, height: int) -> Image.Image:
     """The value large in the middle and the currency's shape above it, so a card reads in any
-    language and to any eye (never an abbreviation like DIR / DIN)."""
+    language and to any eye (never an abbreviation like DIR / DIN); in the digits of the
+    picture being drawn (a card drawn for a Persian picture is not an English one's)."""
+    return _value_card(currency, value, width, height, text.current_digits())
+
+
+@lru_cache(maxsize=512)
+def _value_card(
+    currency: Currency, value: int, width: int, height: int, digits: str | None
+) -> Image.Image:
     fill = CURRENCY_FILL[currency]
     ink = CURRENCY_TEXT[currency]
     img = Image.new("RGBA", (width, height), (0, 0, 0, 0))

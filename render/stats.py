@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from itertools import pairwise
 
 from PIL import Image, ImageDraw
 
@@ -57,6 +58,7 @@ OTHER_EDGE: RGB = (40, 72, 130)
 AVERAGE: RGB = (176, 52, 44)
 
 
+@text.in_its_digits
 def stats_image(
     points: Sequence[int],
     won: Sequence[bool],
@@ -93,6 +95,7 @@ def stats_image(
     return img
 
 
+@text.in_its_digits
 def render_stats(
     points: Sequence[int],
     won: Sequence[bool],
@@ -201,8 +204,9 @@ def _distribution(
                         fill=PANEL)  # fmt: skip
             text.draw(d, (cx, bottom - 1), said, SMALL, INK, bold=True, anchor="mb")
     else:
+        at = _at_their_scores(points, first, width, left, right, col, token, stacks)
         for k, (w, o) in enumerate(stacks):
-            cx = left + (k + 0.5) * col
+            cx = at.get(k, left + (k + 0.5) * col)
             for n in range(w + o):  # the games won at the bottom of the stack
                 cy = base - 3 - token * (n + 0.5)
                 _token(d, cx, cy, token / 2 - 1, n < w)
@@ -214,6 +218,32 @@ def _distribution(
         text.draw(d, (left + k * col, base + AXIS_H / 2 + 1), str(first + k * width), SMALL,
                   MUTED, anchor="mm")  # fmt: skip
     return base + AXIS_H
+
+
+def _at_their_scores(
+    points: Sequence[int],
+    first: int,
+    width: int,
+    left: float,
+    right: float,
+    col: float,
+    token: int,
+    stacks: Sequence[tuple[int, int]],
+) -> dict[int, float]:
+    """Where a bin's token goes when it holds one game: at that game's score on the axis (the
+    middle of its bin said 112.5 for a game of 110, beside the "average 110.0" line), as long as
+    no two tokens then touch; {} when a bin holds more (they stack in its middle)."""
+    if any(w + o > 1 for w, o in stacks):
+        return {}
+    at: dict[int, float] = {}
+    for score in points:
+        k = min(len(stacks) - 1, max(0, (score - first) // width))
+        x = left + (score - first) / width * col
+        at[k] = min(max(x, left + token / 2), right - token / 2)
+    xs = sorted(at.values())
+    if any(b - a < token for a, b in pairwise(xs)):
+        return {}
+    return at
 
 
 def _rounds(

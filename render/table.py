@@ -88,6 +88,7 @@ def _columns() -> _Columns:
     return _Columns(mark, name, score - name - 8, score, stats, types)
 
 
+@text.in_its_digits
 def table_image(
     view: SeatView, names: Sequence[str], *, labels: Labels | None = None
 ) -> Image.Image:
@@ -121,6 +122,7 @@ def table_image(
     return img
 
 
+@text.in_its_digits
 def render_table(view: SeatView, names: Sequence[str], *, labels: Labels | None = None) -> bytes:
     """PNG of the table as everyone sees it. `names[seat]` is the player sitting at that seat;
     `labels` are the words in the reader's language (`render.labels`)."""
@@ -368,6 +370,7 @@ def _player_line(
     elif current:  # an arrow pointing at the name: whose turn, not by the line's colour alone
         x = cols.mark + 6
         d.polygon([(m.x(x), mid - 11), (m.x(x + 18), mid), (m.x(x), mid + 11)], fill=TURN)
+    name = text.short_name(name, SMALL, cols.name_w, bold=True)
     text.draw(d, (m.x(cols.name), mid), name, SMALL, INK, bold=True, anchor=m.anchor("lm"),
               max_width=cols.name_w)  # fmt: skip
     score = str(p.score)

@@ -13,10 +13,14 @@ words need ("می‌خرید") is kept.
 
 from __future__ import annotations
 
+import functools
+import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
+from typing import Any, ParamSpec, TypeVar
 
 from PIL import Image, ImageDraw, ImageFont, features
 
@@ -67,6 +71,59 @@ _KEPT = _JOINERS | bidi.MARKS
 RAQM = features.check("raqm") is True
 
 
+#: The digits the picture being drawn writes numbers with, zero first, when they are not the
+#: ASCII ones (Persian's own, `labels["digits"]`); set for one picture by `in_its_digits`.
+_DIGITS: ContextVar[str | None] = ContextVar("render_digits", default=None)
+ASCII_DIGITS = "0123456789"
+#: A number standing alone: not the digits of a code such as K11 or CR5, which players type.
+_NUMBER = re.compile(r"(?<![A-Za-z0-9])[0-9]+(?:\.[0-9]+)?")
+#: The decimal separator of the languages with digits of their own (Persian's).
+_DECIMAL = "\u066b"
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def in_its_digits(draw_picture: Callable[P, R]) -> Callable[P, R]:
+    """A picture function whose numbers are written with its `labels`' digits (a keyword
+    argument, as every `render_*` takes it): each text drawn or measured while it runs is
+    given them (`localised`)."""
+
+    @functools.wraps(draw_picture)
+    def drawn(*args: P.args, **kwargs: P.kwargs) -> R:
+        if "labels" not in kwargs:  # called inside another picture: its digits hold
+            return draw_picture(*args, **kwargs)
+        labels: Any = kwargs["labels"]
+        wanted = labels.get("digits") if labels is not None else None
+        table = wanted if isinstance(wanted, str) and len(wanted) == 10 else None
+        token = _DIGITS.set(None if table == ASCII_DIGITS else table)
+        try:
+            return draw_picture(*args, **kwargs)
+        finally:
+            _DIGITS.reset(token)
+
+    return drawn
+
+
+def current_digits() -> str | None:
+    """The digits of the picture being drawn, if not ASCII: part of the key of anything cached
+    that draws a number (a card's value)."""
+    return _DIGITS.get()
+
+
+def localised(text: str) -> str:
+    """The text with each number in the picture's digits (none but ASCII: unchanged)."""
+    table = _DIGITS.get()
+    if table is None:
+        return text
+    if text == "·":  # "none" in a cell: a dot would read as a Persian zero
+        return "\u2013"  # an en dash
+    if not any(ch in ASCII_DIGITS for ch in text):
+        return text
+    digits = str.maketrans({**dict(zip(ASCII_DIGITS, table, strict=True)), ".": _DECIMAL})
+    return _NUMBER.sub(lambda number: number[0].translate(digits), text)
+
+
 def plain(text: str) -> str:
     """The text without the direction marks (what is measured and drawn)."""
     return "".join(ch for ch in text if ch not in bidi.MARKS)
@@ -110,8 +167,13 @@ def runs(text: str, size: int, bold: bool = False) -> tuple[Run, ...]:
     return tuple(result)
 
 
-@lru_cache(maxsize=8192)
 def width(text: str, size: int, bold: bool = False) -> int:
+    """The drawn width of a text, in the picture's digits."""
+    return _width(localised(text), size, bold)
+
+
+@lru_cache(maxsize=8192)
+def _width(text: str, size: int, bold: bool = False) -> int:
     return round(sum(f.getlength(s) for s, f in runs(text, size, bold)))
 
 
@@ -119,12 +181,12 @@ def width(text: str, size: int, bold: bool = False) -> int:
 def fit(text: str, size: int, max_width: int, bold: bool = False) -> str:
     """The cleaned text, cut and ended with an ellipsis if it is wider than `max_width`."""
     text = clean(text, size, bold)
-    if width(text, size, bold) <= max_width:
+    if _width(text, size, bold) <= max_width:
         return text
     lo, hi = 0, len(text)
     while lo < hi:  # the longest prefix that fits with the ellipsis
         mid = (lo + hi + 1) // 2
-        if width(text[:mid].rstrip() + ELLIPSIS, size, bold) <= max_width:
+        if _width(text[:mid].rstrip() + ELLIPSIS, size, bold) <= max_width:
             lo = mid
         else:
             hi = mid - 1
@@ -154,12 +216,13 @@ def draw(
 ) -> int:
     """Draw text and return its width. `anchor`: horizontal l/m/r, vertical t/m/s (baseline)/b,
     as in Pillow, but measured with the primary font so mixed scripts share one baseline."""
+    text = localised(text)
     text = fit(text, size, max_width, bold) if max_width is not None else clean(text, size, bold)
     if not text:
         return 0
     for found in _records:
         found.append((text, size))
-    total = width(text, size, bold)
+    total = _width(text, size, bold)
     x, y = xy
     h, v = anchor[0], anchor[1]
     if h == "m":
@@ -221,27 +284,59 @@ def glyphs(
     return mask, (left, top)
 
 
+#: A name with a note in brackets at its end: a computer player's level, "Bot Zaida (normal)".
+_NOTED = re.compile(r"^(?P<name>.*\S)\s*[(\uff08][^()\uff08\uff09]*[)\uff09]\W*$")
+
+
+def short_name(name: str, size: int, max_width: int, bold: bool = False) -> str:
+    """A player's name that fits `max_width`: as it is if it fits, else without its bracketed
+    note ("Bot Zaida" rather than "Bot Zaida (…"), which the texts and descriptions still say;
+    a name too long in any case is cut by `fit` where it is drawn."""
+    name = clean(localised(name), size, bold)  # as it will be drawn: one line, drawable
+    if width(name, size, bold) <= max_width:
+        return name
+    found = _NOTED.match(plain(name))
+    return found["name"] if found else name
+
+
+#: What a line may not start with, and end with, in Japanese (JIS X 4051's basic set).
+NO_LINE_START = frozenset(
+    "\uff09\u300d\u300f\u3011\u3015\u3009\u300b\uff3d\uff5d\u3001\u3002\uff0c\uff0e\u30fb"
+    "\uff1a\uff1b\uff1f\uff01\u30fc\u3005\u309d\u309e\u3041\u3043\u3045\u3047\u3049\u3063"
+    "\u3083\u3085\u3087\u30a1\u30a3\u30a5\u30a7\u30a9\u30c3\u30e3\u30e5\u30e7)]"
+    "}"
+)
+NO_LINE_END = frozenset("\uff08\u300c\u300e\u3010\u3014\u3008\u300a\uff3b\uff5b([{")
+
+
 def wrap(text: str, size: int, max_width: int, bold: bool = False, max_lines: int = 3) -> list[str]:
     """The cleaned text in lines no wider than `max_width`: broken at spaces, or between any
     two characters of a word too long for a line (Japanese has no spaces); the last line ends
     with an ellipsis when the text needs more than `max_lines`."""
-    words = clean(text, size, bold).split(" ")
+    words = clean(localised(text), size, bold).split(" ")
     lines: list[str] = []
     line = ""
     for word in words:
         candidate = f"{line} {word}" if line else word
-        if width(candidate, size, bold) <= max_width:
+        if _width(candidate, size, bold) <= max_width:
             line = candidate
             continue
         if line:
             lines.append(line)
             line = ""
         for ch in word:  # a word longer than a line: break it anywhere
-            if width(line + ch, size, bold) <= max_width or not line:
+            if _width(line + ch, size, bold) <= max_width or not line:
                 line += ch
-            else:
-                lines.append(line)
-                line = ch
+                continue
+            # Japanese line breaking (kinsoku): a closing bracket or stop never starts a line
+            # and an opening bracket never ends one, so the character before goes along too
+            carried = ""
+            while len(line) > 1 and (ch in NO_LINE_START or line[-1] in NO_LINE_END):
+                carried, line = line[-1] + carried, line[:-1]
+                if line[-1] not in NO_LINE_END:
+                    break
+            lines.append(line)
+            line = carried + ch
     if line:
         lines.append(line)
     if len(lines) > max_lines:

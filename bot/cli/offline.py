@@ -118,20 +118,20 @@ class Console:
         show()
         loc = self.locale
         while True:
-            raw = self.ask(i18n.t(loc, "offline.choice_prompt", count=count))
+            raw = self.ask(i18n.t(loc, "offline.choice_prompt", count=str(count)))
             if raw == "?":
                 show()
                 continue
             if not raw:
-                self.say(i18n.t(loc, "offline.choice_empty", count=count))
+                self.say(i18n.t(loc, "offline.choice_empty", count=str(count)))
                 continue
             try:
                 number = int(raw)
             except ValueError:
-                self.say(i18n.t(loc, "offline.choice_nan", raw=raw, count=count))
+                self.say(i18n.t(loc, "offline.choice_nan", raw=raw, count=str(count)))
                 continue
             if not 1 <= number <= count:
-                self.say(i18n.t(loc, "offline.choice_range", number=number, count=count))
+                self.say(i18n.t(loc, "offline.choice_range", number=str(number), count=str(count)))
                 continue
             return number - 1
 

@@ -164,6 +164,10 @@ class InvalidRequest(ServiceError):
             "choose one of those."
         ),
         "hint_level": "A hint comes from the normal, hard or expert level: choose one of those.",
+        "language": (
+            "“{language}” is not one of the languages a game can be played in: "
+            "choose one from the list."
+        ),
     }
 
 

@@ -72,6 +72,9 @@ class GameInfo:
     #: the channel whose View Channel decides who may look back at the game from elsewhere:
     #: its own, or its public thread's parent; None: not known yet (a game stored before it was)
     view_channel_id: int | None = None
+    #: the language of the game's public side (lobby, thread posts, pictures, results), a
+    #: catalogue code chosen by the host when opening it; private replies follow each reader
+    locale: str = "en"
 
     @property
     def is_open(self) -> bool:

@@ -168,7 +168,7 @@ class AlhambraBot(BaseBot):
         store = await self.open_store()
         services = Services.build(store, clock=self._clock, seed_source=self._seed_source)
         self._services = services
-        messenger = DiscordMessenger(self)
+        messenger = DiscordMessenger(self, services.clock.now)
         reminders = Reminders(services, messenger, spawn=self.spawn)
         announcer = ChannelAnnouncer(self, self.spawn)
         flow = TurnFlow(

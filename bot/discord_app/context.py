@@ -26,19 +26,20 @@ import logging
 import time
 from collections.abc import AsyncIterator, Coroutine, Iterator
 from contextlib import asynccontextmanager
+from datetime import datetime
 from typing import Any, cast
 
 import discord
 from discord.ext import commands
 
 from ..config import Settings
-from ..core.errors import GuildOnly, NoGameHere, ServiceError
+from ..core.errors import GuildOnly, InvalidRequest, NoGameHere, ServiceError
 from ..core.records import GameInfo
 from ..core.results import ViewResult
 from ..core.services import Services
 from ..ops import logs, tasks
 from ..text import i18n
-from ..text.present import bounded, error_text
+from ..text.present import bounded, echo, error_text
 from ..turns.flow import TurnFlow
 from ..turns.reminders import Reminders
 from ..turns.timers import TimerDispatcher
@@ -136,6 +137,11 @@ def bot_of(interaction: discord.Interaction) -> BaseBot:
     return cast(BaseBot, interaction.client)
 
 
+def now_of(interaction: discord.Interaction) -> datetime:
+    """The bot's clock, which a time written in words ("in 10 seconds") is counted from."""
+    return bot_of(interaction).services.clock.now()
+
+
 def user_locale(interaction: discord.Interaction) -> str:
     """The language for replies to this user: their Discord client's, else English; or the one
     they chose in their settings when Discord has no client in it (Persian: `chosen_language`).
@@ -144,9 +150,21 @@ def user_locale(interaction: discord.Interaction) -> str:
     return override or i18n.normalise(interaction.locale)
 
 
-def channel_locale(interaction: discord.Interaction) -> str:
-    """The language for public messages: the server's preferred locale."""
+def server_locale(interaction: discord.Interaction) -> str:
+    """The server's preferred language (its Discord "community" locale): only the default of a
+    new game's language. A game's public side speaks `GameInfo.locale`, chosen when it was
+    opened and kept, never this (a server's locale cannot be Persian, and may change)."""
     return i18n.normalise(interaction.guild_locale or interaction.locale)
+
+
+def game_language(interaction: discord.Interaction, chosen: str | None) -> str:
+    """The language of a game being opened: the host's `chosen` one of the catalogue's, else
+    the server's. Anything else (a forged option) is refused before anything is posted."""
+    if chosen is None:
+        return server_locale(interaction)
+    if chosen not in i18n.SUPPORTED:
+        raise InvalidRequest(variant="language", language=echo(chosen))
+    return chosen
 
 
 def channel_id_of(interaction: discord.Interaction) -> int:

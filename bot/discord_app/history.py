@@ -432,7 +432,7 @@ class HistoryCommands(
                     "leaderboard.line",
                     rank=rank,
                     name=f"<@{user_id}>",  # a reply only they see: names, never a ping
-                    rating=f"{rating.ordinal:.1f}",
+                    rating=round(rating.ordinal, 1),
                     count=rating.games,
                 )
                 for rank, (user_id, rating) in enumerate(board, start=1)

@@ -35,8 +35,8 @@ from .context import (
     BaseBot,
     acknowledge,
     channel_id_of,
-    channel_locale,
     current_game,
+    game_language,
     handling,
     note_game,
     reply,
@@ -148,6 +148,7 @@ class LobbyCommands(commands.Cog):
         vacation=T("cmd.new.vacation.description"),
         thread=T("cmd.new.thread.description"),
         rated=T("cmd.new.rated.description"),
+        language=T("cmd.new.language.description"),
     )
     @app_commands.choices(
         deadline=[
@@ -185,6 +186,7 @@ class LobbyCommands(commands.Cog):
         vacation: str = "pause",
         thread: bool = True,
         rated: bool = False,
+        language: str | None = None,
     ) -> None:
         async with handling(interaction, "new"):
             rules = DeadlineRules(
@@ -199,7 +201,7 @@ class LobbyCommands(commands.Cog):
             channel_id = channel_id_of(interaction)
             host = clean_name(interaction.user.display_name)
             check_new_game({"holes": holes}, max_players, rules)
-            locale = channel_locale(interaction)
+            locale = game_language(interaction, language)
             home: discord.Thread | None = None
             why: str | None = None  # why a game meant for a thread is in the channel
             # no thread inside a thread, nor where Discord has none (a voice channel's chat)
@@ -209,12 +211,11 @@ class LobbyCommands(commands.Cog):
                     opening = opening_line(locale, host, holes, max_players, deadline)
                     home, why = await open_thread(interaction, opening, thread_name(locale, host))
             if home is None:
-                game = await self._lobby_here(
-                    interaction, channel_id, holes, max_players, rules, rated
+                await self._lobby_here(
+                    interaction, channel_id, holes, max_players, rules, rated, locale
                 )
             else:
-                game = await self._lobby_in(interaction, home, holes, max_players, rules, rated)
-            await self.bot.services.people.set_game_locale(game.id, locale)
+                await self._lobby_in(interaction, home, holes, max_players, rules, rated, locale)
             if home is not None:
                 link = jump_link(interaction.guild_id, home.id)
                 text = i18n.t(user_locale(interaction), "thread.opened", link=link)
@@ -224,6 +225,20 @@ class LobbyCommands(commands.Cog):
                     i18n.t(user_locale(interaction), why), ephemeral=True
                 )
 
+    @new.autocomplete("language")
+    async def _new_language(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The languages a game can be played in, each by its own name, as the host types
+        (offered rather than fixed choices: `/alhambra` is near Discord's 4,000 characters;
+        `game_language` refuses anything else)."""
+        typed = current.strip().lower()
+        return [
+            app_commands.Choice(name=name, value=code)
+            for code, name in i18n.LANGUAGE_NAMES.items()
+            if typed in name.lower() or typed in code.lower()
+        ]
+
     async def _create(
         self,
         interaction: discord.Interaction,
@@ -232,6 +247,7 @@ class LobbyCommands(commands.Cog):
         max_players: int,
         rules: DeadlineRules,
         rated: bool,
+        locale: str,
     ) -> GameInfo:
         # who may look back at the game from elsewhere: who may view the command's channel,
         # the parent of the game's new thread; or, for a game where the command was used, who
@@ -249,6 +265,7 @@ class LobbyCommands(commands.Cog):
             max_players=max_players,
             deadline_rules=rules,
             rated=rated,
+            locale=locale,
         )
         note_game(interaction, game.id, game.version)
         return game
@@ -261,16 +278,18 @@ class LobbyCommands(commands.Cog):
         max_players: int,
         rules: DeadlineRules,
         rated: bool,
+        locale: str,
     ) -> GameInfo:
         """The game in the channel the command was used in, its lobby the command's answer
         (the opening line turned into it, if one was posted for a thread that failed)."""
         try:
-            game = await self._create(interaction, channel_id, holes, max_players, rules, rated)
+            game = await self._create(
+                interaction, channel_id, holes, max_players, rules, rated, locale
+            )
         except Exception:
             if interaction.response.is_done():  # the channel has a game already, say
                 await take_back(interaction, None)
             raise
-        locale = channel_locale(interaction)
         embed, view = lobby_embed(game, locale, rules), lobby_view(game, locale)
         quiet = discord.AllowedMentions.none()
         if interaction.response.is_done():
@@ -291,16 +310,18 @@ class LobbyCommands(commands.Cog):
         max_players: int,
         rules: DeadlineRules,
         rated: bool,
+        locale: str,
     ) -> GameInfo:
         """The game in its new thread, with its lobby posted there. If either fails, the game
         is closed and the thread and opening line taken back: no game is left bound to a thread
         nobody can find, nor a thread without its game."""
         try:
-            game = await self._create(interaction, home.id, holes, max_players, rules, rated)
+            game = await self._create(
+                interaction, home.id, holes, max_players, rules, rated, locale
+            )
         except Exception:
             await take_back(interaction, home)
             raise
-        locale = channel_locale(interaction)
         try:
             message = await home.send(
                 embed=lobby_embed(game, locale, rules),
@@ -324,7 +345,7 @@ class LobbyCommands(commands.Cog):
             user = interaction.user
             game = await self.bot.services.lobby.join(game.id, user.id, user.display_name)
             await reply(interaction, i18n.t(user_locale(interaction), "reply.joined"))
-            await refresh_lobby(self.bot, game, channel_locale(interaction))
+            await refresh_lobby(self.bot, game, game.locale)
 
     @app_commands.command(name=T("cmd.leave.name"), description=T("cmd.leave.description"))
     async def leave(self, interaction: discord.Interaction) -> None:
@@ -334,9 +355,7 @@ class LobbyCommands(commands.Cog):
             closed = game.status != "lobby"
             key = "reply.left_closed" if closed else "reply.left"
             await reply(interaction, i18n.t(user_locale(interaction), key))
-            await refresh_lobby(
-                self.bot, game, channel_locale(interaction), "lobby.closed" if closed else None
-            )
+            await refresh_lobby(self.bot, game, game.locale, "lobby.closed" if closed else None)
 
     @app_commands.command(name=T("cmd.add_bot.name"), description=T("cmd.add_bot.description"))
     @app_commands.describe(level=T("cmd.add_bot.level.description"))
@@ -350,7 +369,7 @@ class LobbyCommands(commands.Cog):
         async with handling(interaction, "add-bot"):
             game = await current_game(interaction)
             game = await self.bot.services.lobby.add_computer(game.id, interaction.user.id, level)
-            locale = channel_locale(interaction)
+            locale = game.locale
             added = player_name(locale, game.seats[-1])
             await interaction.response.send_message(
                 i18n.t(locale, "reply.bot_added", name=added),
@@ -364,7 +383,7 @@ class LobbyCommands(commands.Cog):
             game = await current_game(interaction)
             result = await self.bot.services.lobby.start(game.id, interaction.user.id)
             await interaction.response.defer(thinking=True)
-            await refresh_lobby(self.bot, result.game, channel_locale(interaction), "lobby.started")
+            await refresh_lobby(self.bot, result.game, result.game.locale, "lobby.started")
             await announce_start(interaction, result)
 
     @app_commands.command(name=T("cmd.status.name"), description=T("cmd.status.description"))
@@ -407,7 +426,7 @@ class LobbyCommands(commands.Cog):
             game = await self.bot.services.lobby.abandon(
                 game.id, interaction.user.id, is_manager=manager
             )
-            locale = channel_locale(interaction)
+            locale = game.locale
             forfeited = (
                 game.rated
                 and interaction.user.id in await self.bot.services.archive.forfeits(game.id)

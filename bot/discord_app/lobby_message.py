@@ -20,7 +20,7 @@ from ..text import i18n
 from ..text.present import computer_name, level_name, start_lines
 from ..turns.reminders import notice_for
 from .components import GameItem
-from .context import BaseBot, bot_of, channel_locale, handling, here
+from .context import BaseBot, bot_of, handling, here
 from .followers import follow_button
 from .markup import public_names
 from .turn_message import turn_message
@@ -42,6 +42,7 @@ def lobby_embed(game: GameInfo, locale: str, rules: DeadlineRules | None) -> dis
             i18n.t(locale, "lobby.host", name=host),
             i18n.t(locale, f"lobby.rule.{game.options.get('holes', 'classic')}"),
             i18n.t(locale, "lobby.deadline", deadline=_deadline(game, locale)),
+            i18n.t(locale, "lobby.language", language=i18n.LANGUAGE_NAMES.get(game.locale, "?")),
             *_stand_in(game, locale, rules),
             *([i18n.t(locale, "lobby.rated")] if game.rated else []),
             "",
@@ -53,15 +54,15 @@ def lobby_embed(game: GameInfo, locale: str, rules: DeadlineRules | None) -> dis
         if seat.is_computer:
             level = level_name(locale, seat.level) if seat.level else "?"
             label = i18n.t(locale, "lobby.computer", name=computer_name(seat), level=level)
-        else:
-            label = f"{seat.name} (<@{seat.user_id}>)"
-        lines.append(f"{i}. {label}")
+        else:  # the name once (an embed's mention pings nobody, and would say it again)
+            label = seat.name
+        lines.append(f"{i18n.number(locale, i)}. {label}")
     embed.add_field(
         name=i18n.t(locale, "lobby.players", count=len(game.seats), max=game.max_players),
         value="\n".join(lines) or "-",
         inline=False,
     )
-    embed.set_footer(text=f"#{game.id}")
+    embed.set_footer(text=f"#{i18n.number(locale, game.id)}")
     return embed
 
 
@@ -158,7 +159,7 @@ async def announce_start(interaction: discord.Interaction, started: StartResult)
     """The first turn message, posted as a followup of the interaction that started the game."""
     bot = bot_of(interaction)
     game = started.game
-    locale = channel_locale(interaction)
+    locale = game.locale
     setup = next(e for e in started.events if isinstance(e, GameStarted))
     intro = "\n".join(start_lines(locale, public_names(game, locale), setup))
     first = game.current_player
@@ -194,8 +195,7 @@ async def announce_start(interaction: discord.Interaction, started: StartResult)
 async def lobby_button_clicked(interaction: discord.Interaction, game_id: int, op: LobbyOp) -> None:
     async with handling(interaction, f"lobby:{op}"):
         services = bot_of(interaction).services
-        here(interaction, await services.lobby.game(game_id))
-        locale = channel_locale(interaction)
+        locale = here(interaction, await services.lobby.game(game_id)).locale
         user = interaction.user
         if op == "join":
             game = await services.lobby.join(game_id, user.id, user.display_name)

@@ -29,7 +29,6 @@ from .announcer import retire
 from .context import (
     BaseBot,
     bot_of,
-    channel_locale,
     current_game,
     handling,
     note_choice,
@@ -155,16 +154,17 @@ class AsyncCommands(commands.Cog):
         timers = await self.bot.services.schedule.timers_of(game.id)
         due = next((t.due_at for t in timers if t.kind == "deadline"), None)
         since: datetime = game.turn_started_at or game.updated_at
+        now = self.bot.services.clock.now()
         text = i18n.t(
             locale,
             "mygames.waiting_line",
             server=server,
             channel=channel,
-            since=stamp(since),
+            since=stamp(locale, since, now),
             link=turn_link(game, await self.bot.services.people.message_ref(game.id, "turn")),
         )
         if due is not None:
-            text += " " + i18n.t(locale, "mygames.deadline", when=stamp(due))
+            text += " " + i18n.t(locale, "mygames.deadline", when=stamp(locale, due, now))
         return text
 
     @app_commands.command(name=T("cmd.vote.name"), description=T("cmd.vote.description"))
@@ -193,7 +193,7 @@ class AsyncCommands(commands.Cog):
                 if seat is None:
                     raise BadSetting(i18n.t(mine, "error.unknown_player", name=echo(player)))
             outcome = await self.bot.services.play.vote(game.id, interaction.user.id, motion, seat)
-            locale = channel_locale(interaction)
+            locale = game.locale
             voter = inert(interaction.user.display_name)
             quiet = discord.AllowedMentions.none()
             # abandoning a rated game needs every player (`services.votes_needed`): say so

@@ -9,11 +9,14 @@ import discord
 
 from ..core.records import GameInfo
 from ..text.present import player_name, player_names
+from ..text.when import relative
 
 
-def stamp(when: datetime, style: str = "R") -> str:
-    """Discord renders this in every reader's own time zone and language."""
-    return f"<t:{int(when.timestamp())}:{style}>"
+def stamp(locale: str, when: datetime, now: datetime) -> str:
+    """`when` relative to `now` for a reader of `locale`: a Discord timestamp, which Discord
+    renders in every reader's own time zone and language, or, in a language Discord has no
+    client in (Persian), the span written in words (`text.when.relative`)."""
+    return relative(locale, when, now)
 
 
 def jump_link(guild_id: int | None, channel_id: int, message_id: int | None = None) -> str:

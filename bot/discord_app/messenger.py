@@ -5,6 +5,8 @@ players who do not accept DMs. When and whether to send is decided in `turns.rem
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -27,8 +29,10 @@ log = logging.getLogger("alhambra.notify")
 class DiscordMessenger:
     """Sends what `turns` decided to send; it holds no service and reads nothing."""
 
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(self, client: discord.Client, now: Callable[[], datetime]) -> None:
         self.client = client
+        #: the bot's clock: a time written in words ("in 3 hours") is counted from it
+        self.now = now
 
     async def turn_dm(self, dm: TurnDm, turn_message: MessageRef | None) -> Delivery:
         """Where the turn is, its deadline, the player's money (and what each market slot asks
@@ -39,7 +43,9 @@ class DiscordMessenger:
         link = turn_link(game, turn_message)
         lines = [i18n.t(locale, "notify.turn", server=server, channel=channel, link=link)]
         if dm.deadline is not None:
-            lines.append(i18n.t(locale, "notify.deadline", when=stamp(dm.deadline)))
+            lines.append(
+                i18n.t(locale, "notify.deadline", when=stamp(locale, dm.deadline, self.now()))
+            )
         lines += money_lines(locale, dm.view, market=not dm.view.final_placement)
         names = player_names(locale, game)
         since = since_last_turn(locale, names, dm.log, dm.seat) if dm.log is not None else []
@@ -64,7 +70,7 @@ class DiscordMessenger:
                     "notify.reminder_line",
                     server=server,
                     channel=channel,
-                    since=stamp(since),
+                    since=stamp(locale, since, self.now()),
                     link=turn_link(game, shown),
                 )
             )

@@ -26,10 +26,10 @@ from .components import GameItem
 from .context import (
     acknowledge,
     bot_of,
-    channel_locale,
     handling,
     my_view,
     note_saved,
+    now_of,
     redraw,
     reply,
     selected,
@@ -110,18 +110,14 @@ def panel_parts(
     *,
     ends: datetime | None = None,
     did: Sequence[str] = (),
+    now: datetime | None = None,
 ) -> tuple[PanelSpec, discord.ui.View]:
     """The ephemeral panel's text and components. `ends`: the turn is held for its undo window
-    until then (a countdown every reader's client shows in their own words); `did`: what the
-    turn did, in words, said above it."""
-    spec = build_panel(
-        view,
-        locale,
-        focus,
-        ends=stamp(ends) if ends is not None else None,
-        hint=not game.rated,
-        did=did,
-    )
+    until then (a countdown every reader's client shows in their own words, or the time left
+    in words from `now`, the bot's clock, where Discord has no client in the reader's
+    language); `did`: what the turn did, in words, said above it."""
+    held = None if ends is None else stamp(locale, ends, ends if now is None else now)
+    spec = build_panel(view, locale, focus, ends=held, hint=not game.rated, did=did)
     ui = discord.ui.View(timeout=None)
     for menu_id, hint, options in spec.menus:
         ui.add_item(PanelSelect(game.id, game.version, menu_id, hint, options))
@@ -174,9 +170,10 @@ async def panel_message(
     *,
     ends: datetime | None = None,
     did: Sequence[str] = (),
+    now: datetime | None = None,
 ) -> tuple[str, discord.ui.View, list[discord.File]]:
     """The panel's text, components and files, for an interaction already answered."""
-    spec, ui = panel_parts(game, view, locale, focus, ends=ends, did=did)
+    spec, ui = panel_parts(game, view, locale, focus, ends=ends, did=did, now=now)
     return spec.text, ui, await panel_files(view, spec, name, locale)
 
 
@@ -210,14 +207,14 @@ async def open_panel(interaction: discord.Interaction, game_id: int, focus: str)
             interaction.user.id,
             forced,
             result.game.version,
-            locale=channel_locale(interaction),
+            locale=result.game.locale,
         )
         note_saved(interaction)
         taken = i18n.t(locale, "panel.forced", choice=action_label(locale, forced, view))
         await _redraw(interaction, done, locale, name, note=taken)
         return
     ends = await _held(interaction, game_id, view)
-    spec, ui = panel_parts(result.game, view, locale, focus, ends=ends)
+    spec, ui = panel_parts(result.game, view, locale, focus, ends=ends, now=now_of(interaction))
     if draws_picture(spec):  # a picture waits for a worker: answer Discord first
         await acknowledge(interaction)
     await reply(interaction, spec.text, view=ui, files=await panel_files(view, spec, name, locale))
@@ -259,7 +256,9 @@ async def panel_choice(
         name = game.name_at(result.seat)
         if choice.focus is not None:  # navigation redraws at the current version
             ends = await _held(interaction, game_id, view)
-            spec, ui = panel_parts(result.game, view, locale, choice.focus, ends=ends)
+            spec, ui = panel_parts(
+                result.game, view, locale, choice.focus, ends=ends, now=now_of(interaction)
+            )
             if draws_picture(spec):
                 await acknowledge(interaction, update=True)
             files = await panel_files(view, spec, name, locale)
@@ -276,7 +275,7 @@ async def panel_choice(
             interaction.user.id,
             view.legal[choice.index],
             version,
-            locale=channel_locale(interaction),
+            locale=game.locale,
         )
         note_saved(interaction)
         await _redraw(interaction, done, locale, name)
@@ -308,7 +307,14 @@ async def _redraw(
         names = public_names(done.game, locale)
         did = turn_summary(locale, names, done.turn_events, [])
     text, ui, files = await panel_message(
-        done.game, done.own, locale, "main", name, ends=done.ends_at, did=did
+        done.game,
+        done.own,
+        locale,
+        "main",
+        name,
+        ends=done.ends_at,
+        did=did,
+        now=now_of(interaction),
     )
     text = f"{note}\n{text}" if note else text
     await interaction.edit_original_response(

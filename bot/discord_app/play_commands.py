@@ -52,10 +52,10 @@ from .context import (
     BaseBot,
     acknowledge,
     bot_of,
-    channel_locale,
     current_game,
     handling,
     note_saved,
+    now_of,
     reply,
     shown_game,
     user_locale,
@@ -129,7 +129,7 @@ async def _slash_act(
         interaction.user.id,
         action,
         result.game.version,
-        locale=channel_locale(interaction),
+        locale=result.game.locale,
     )
     note_saved(interaction)
     undone = next((e.action for e in done.events if isinstance(e, Undone)), None)
@@ -142,6 +142,7 @@ async def _slash_act(
             "main",
             result.game.name_at(seat),
             ends=done.ends_at,
+            now=now_of(interaction),
         )
         await interaction.followup.send(text, view=ui, files=files, ephemeral=True)
         return

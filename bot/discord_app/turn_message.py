@@ -161,7 +161,7 @@ async def turn_message(
     # the pool and who leads each type are in the picture, and in words behind Details
     embed.description = progress_line(locale, public) or None
     embed.set_image(url=f"attachment://{TABLE_FILE}")
-    embed.set_footer(text=f"#{game.id} · v{game.version}")
+    embed.set_footer(text=f"#{i18n.number(locale, game.id)}")  # the game's number, as typed
     return TurnMessage(
         content="\n".join(lines)[:2000],
         embed=embed,

@@ -70,15 +70,16 @@ def table_alt(locale: str, names: Sequence[str], view: SeatView) -> str:
             locale,
             "alt.player",
             name=_name(names, s),
-            score=p.score,
-            buildings=len(p.alhambra),
+            score=t(locale, "alt.points", count=p.score),
+            buildings=t(locale, "alt.buildings", count=len(p.alhambra)),
             wall=p.wall,
         )
         for s, p in enumerate(view.table)
     ]
     parts = [head, market, pool, t(locale, "alt.players", players=_joined(locale, players))]
     if view.dirk is not None:
-        parts.append(t(locale, "alt.dirk", buildings=len(view.dirk)))
+        dirk = t(locale, "alt.buildings", count=len(view.dirk))
+        parts.append(t(locale, "alt.dirk", buildings=dirk))
     if not view.is_over:  # how far the game is: it ends when the supply runs out
         parts.append(t(locale, "alt.supply", count=view.supply_size))
     return _sentences(parts)
@@ -122,7 +123,7 @@ def alhambra_alt(
                 locale,
                 "alt.alhambra",
                 name=name,
-                buildings=len(player.alhambra),
+                buildings=t(locale, "alt.buildings", count=len(player.alhambra)),
                 types=i18n.join(locale, types),
                 wall=player.wall,
                 reserve=reserve,
@@ -213,12 +214,12 @@ def stats_alt(locale: str, name: str, stats: PlayerStats) -> str:
                 games=stats.games,
                 low=min(stats.points),
                 high=max(stats.points),
-                average=f"{stats.average_points:.1f}",
+                average=round(stats.average_points, 1),
                 wins=stats.wins,
             )
         ]
     rounds = [
-        t(locale, "stats.round", round=r, points=f"{average:.1f}")
+        t(locale, "stats.round", round=r, points=round(average, 1))
         for r in (1, 2, 3)
         if (average := stats.average_round(r)) is not None
     ]
@@ -229,7 +230,7 @@ def stats_alt(locale: str, name: str, stats: PlayerStats) -> str:
             locale,
             "stats.type",
             building=t(locale, f"building.{b.label}"),
-            points=f"{stats.average_building(b):.1f}",
+            points=round(stats.average_building(b), 1),
         )
         for b in Building
     ]
@@ -238,8 +239,9 @@ def stats_alt(locale: str, name: str, stats: PlayerStats) -> str:
 
 
 def points_alt(locale: str) -> str:
-    """The scoring table of the rules: the same words as the rules command gives."""
-    return _clip(" ".join(points_table(locale)))
+    """The scoring table of the rules: the same words as the rules command gives, without
+    their Markdown (a screen reader would read the asterisks out)."""
+    return _clip(" ".join(points_table(locale)).replace("**", ""))
 
 
 def _name(names: Sequence[str], seat: int) -> str:

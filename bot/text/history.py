@@ -4,12 +4,15 @@ posts them; nothing here knows Discord."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from engine import Building, GameStarted
 
 from ..core.results import ArchivedGame, ReplayStep
 from ..core.stats import HeadToHead, PlayerStats
 from . import i18n
 from .present import bounded, log_paragraphs, player_names, results_lines, start_lines
+from .when import day
 
 
 def replay_text(locale: str, step: ReplayStep) -> str:
@@ -33,13 +36,12 @@ def replay_text(locale: str, step: ReplayStep) -> str:
 def archive_line(locale: str, entry: ArchivedGame) -> str:
     game = entry.game
     names = player_names(locale, game)
-    ended = int(game.ended_at.timestamp()) if game.ended_at else 0
     result = ", ".join(f"{rank}. {names[seat]} {score}" for rank, seat, score in entry.ranking)
     return i18n.t(
         locale,
         "archive.line",
         game=game.id,
-        when=f"<t:{ended}:d>",
+        when=day(locale, game.ended_at or datetime.fromtimestamp(0, UTC)),
         channel=f"<#{game.channel_id}>",
         result=result,
         moves=entry.moves,
@@ -73,7 +75,7 @@ def stats_text(locale: str, name: str, stats: PlayerStats, *, everywhere: bool) 
         for n, (games, wins) in sorted(stats.by_players.items())
     )
     rounds = " · ".join(
-        i18n.t(locale, "stats.round", round=r, points=f"{average:.1f}")
+        i18n.t(locale, "stats.round", round=r, points=round(average, 1))
         for r in (1, 2, 3)
         if (average := stats.average_round(r)) is not None
     )
@@ -88,7 +90,7 @@ def stats_text(locale: str, name: str, stats: PlayerStats, *, everywhere: bool) 
         ),
         i18n.t(locale, "stats.by_players", tables=tables),
         i18n.t(
-            locale, "stats.points", average=f"{stats.average_points:.1f}", best=max(stats.points)
+            locale, "stats.points", average=round(stats.average_points, 1), best=max(stats.points)
         ),
         i18n.t(locale, "stats.rounds", rounds=rounds),
         i18n.t(
@@ -106,7 +108,7 @@ def stats_text(locale: str, name: str, stats: PlayerStats, *, everywhere: bool) 
             locale,
             "stats.type",
             building=i18n.t(locale, f"building.{b.label}"),
-            points=f"{stats.average_building(b):.1f}",
+            points=round(stats.average_building(b), 1),
         )
         for b in Building
     )
@@ -149,8 +151,8 @@ def versus_text(locale: str, name: str, other: str, record: HeadToHead, *, every
             "stats.versus_points",
             name=name,
             other=other,
-            average=f"{record.average_points:.1f}",
-            other_average=f"{record.other_average_points:.1f}",
+            average=round(record.average_points, 1),
+            other_average=round(record.other_average_points, 1),
         ),
     ]
     return bounded("\n".join(lines))

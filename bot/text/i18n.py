@@ -133,7 +133,9 @@ def t(locale: object, key: str, /, **params: Any) -> str:
         return right_to_left(text) if loc in RTL else text
     values = _Params(params)
     try:
-        filled = _ISOLATING.vformat(text, (), values) if loc in RTL else text.format_map(values)
+        filled = (
+            _FORMATTERS[loc].vformat(text, (), values) if loc in RTL else text.format_map(values)
+        )
     except (IndexError, AttributeError, ValueError, KeyError) as exc:
         # A text the catalogue tests refuse ('{0}', '{a.b}', '{n:d}' without n, a lone brace).
         log.warning("catalogue text %s (%s) cannot be filled: %r", key, loc, exc)
@@ -206,10 +208,18 @@ def plain(text: str) -> str:
 
 
 class _Isolating(string.Formatter):
-    """`str.format_map` for right-to-left texts: each filled placeholder isolated."""
+    """`str.format_map` for right-to-left texts: each filled placeholder isolated, and each
+    number written with the language's digits (`digits`)."""
+
+    def __init__(self, digits: str = languages.WESTERN_DIGITS, decimal: str = ".") -> None:
+        super().__init__()
+        self.digits, self.decimal = digits, decimal
 
     def format_field(self, value: Any, format_spec: str) -> str:
-        return isolate(super().format_field(value, format_spec))
+        text = super().format_field(value, format_spec)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            text = number_text(text, self.digits, self.decimal)
+        return isolate(text)
 
     def get_value(self, key: int | str, args: Any, kwargs: Any) -> Any:
         if isinstance(key, int):
@@ -217,7 +227,26 @@ class _Isolating(string.Formatter):
         return kwargs[key]
 
 
-_ISOLATING = _Isolating()
+def number_text(text: str, digits: str, decimal: str = ".") -> str:
+    """A number written with other `digits` (zero first) and `decimal` separator."""
+    if digits == languages.WESTERN_DIGITS and decimal == ".":
+        return text
+    table: dict[str, str | int | None] = dict(zip("0123456789", digits, strict=True))
+    table["."] = decimal
+    return text.translate(str.maketrans(table))
+
+
+def number(locale: object, value: int | float) -> str:
+    """A number as `locale` writes it (in Persian with its own digits and decimal separator),
+    for texts built outside `t`."""
+    language = languages.BY_CODE[normalise(locale)]
+    return number_text(str(value), language.digits, language.decimal)
+
+
+#: A formatter per right-to-left language, with its digits.
+_FORMATTERS: dict[str, _Isolating] = {
+    lang.code: _Isolating(lang.digits, lang.decimal) for lang in languages.LANGUAGES
+}
 
 
 def direction(locale: object) -> str:
@@ -249,8 +278,8 @@ IMAGE_SHARED: tuple[str, ...] = tuple(
 
 def image_labels(locale: object) -> dict[str, str]:
     """The words for `render`'s pictures in `locale` (English key by key where missing):
-    every `img.*` text without its prefix, plus the currency and building-type names, and the
-    language's `direction` ("ltr" or "rtl")."""
+    every `img.*` text without its prefix, plus the currency and building-type names, the
+    language's `direction` ("ltr" or "rtl") and the `digits` its numbers are drawn with."""
     return dict(_image_labels(normalise(locale)))
 
 
@@ -261,7 +290,8 @@ def _image_labels(locale: str) -> tuple[tuple[str, str], ...]:
     keys = [k for k in english if k.startswith(IMAGE_PREFIX)]
     pairs = [(k.removeprefix(IMAGE_PREFIX), texts.get(k, english[k])) for k in keys]
     pairs += [(k, texts.get(k, english[k])) for k in IMAGE_SHARED]
-    return (("direction", direction(locale)), *pairs)
+    digits = languages.BY_CODE[locale].digits
+    return (("direction", direction(locale)), ("digits", digits), *pairs)
 
 
 def placeholders(text: str) -> set[str]:

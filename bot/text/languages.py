@@ -34,10 +34,14 @@ class Language:
     #: other spellings of it (lower case): loose locale values that mean this language
     aliases: tuple[str, ...] = ()
     direction: Direction = "ltr"
-    #: the ten digits its numbers are written with, zero first
+    #: the ten digits its numbers are written with, zero first (`i18n.t` writes every number
+    #: it fills in with them), and the decimal separator
     digits: str = WESTERN_DIGITS
+    decimal: str = "."
     #: whether a count of exactly one takes a form of its own (CLDR's "one")
     singular: bool = True
+    #: the calendar its dates are written in where the bot writes them itself (`text.when`)
+    calendar: Literal["gregorian", "persian"] = "gregorian"
 
     @property
     def chosen_only(self) -> bool:
@@ -54,7 +58,16 @@ LANGUAGES: tuple[Language, ...] = (
     Language("pt-BR", "Português (Brasil)", ("pt-BR",), aliases=("pt",)),
     # Persian counts with a singular noun ("2 بازی"), so its two forms mostly read alike; it keeps
     # "one" for a count of one, where a verb may still agree with it
-    Language("fa", "فارسی", (), aliases=("fa-ir",), direction="rtl", digits="۰۱۲۳۴۵۶۷۸۹"),
+    Language(
+        "fa",
+        "فارسی",
+        (),
+        aliases=("fa-ir",),
+        direction="rtl",
+        digits="۰۱۲۳۴۵۶۷۸۹",
+        decimal="\u066b",  # ARABIC DECIMAL SEPARATOR
+        calendar="persian",
+    ),
 )
 DEFAULT = LANGUAGES[0].code
 BY_CODE: dict[str, Language] = {language.code: language for language in LANGUAGES}

@@ -262,7 +262,7 @@ def _build(view: SeatView, locale: str, focus: str) -> PanelSpec | None:
             for i, a in legal
             if isinstance(a, TakeMoney)
         ]
-        return _menu(view, locale, focus, t(locale, "panel.take"), options)
+        return _menu(view, locale, focus, t(locale, "panel.take"), options, hint="take")
     if base == "buy":
         slots = sorted({a.slot for _, a in legal if isinstance(a, Buy)})
         if not slots:
@@ -286,7 +286,7 @@ def _build(view: SeatView, locale: str, focus: str) -> PanelSpec | None:
                     t(locale, "panel.slot_hint_exact" if exact else "panel.slot_hint"),
                 )
             )
-        return _menu(view, locale, focus, t(locale, "panel.buy"), options)
+        return _menu(view, locale, focus, t(locale, "panel.buy"), options, hint="buy")
     if m := _BUY_SLOT.fullmatch(base):
         slot = int(m[1])
         options = [
@@ -298,7 +298,7 @@ def _build(view: SeatView, locale: str, focus: str) -> PanelSpec | None:
         if not options or tile is None:
             return None
         text = t(locale, "panel.buy_slot", building=the_building(locale, tile))
-        return _menu(view, locale, focus, text, options)
+        return _menu(view, locale, focus, text, options, hint="pay")
     if base == "redesign":
         options = []
         for kind, cls in (("remove", RemoveToReserve), ("build", PlaceFromReserve), ("swap", Swap)):
@@ -313,14 +313,14 @@ def _build(view: SeatView, locale: str, focus: str) -> PanelSpec | None:
                 )
         if not options:
             return None
-        return _menu(view, locale, focus, t(locale, "panel.redesign"), options)
+        return _menu(view, locale, focus, t(locale, "panel.redesign"), options, hint="redesign")
     if base == "remove":
         options = [
             Option(action_label(locale, a, view), f"a{i}")
             for i, a in legal
             if isinstance(a, RemoveToReserve)
         ]
-        menu = _menu(view, locale, focus, t(locale, "panel.remove"), options)
+        menu = _menu(view, locale, focus, t(locale, "panel.remove"), options, hint="remove")
         if menu is not None:
             menu.picture = (None, "remove")
         return menu
@@ -332,7 +332,7 @@ def _build(view: SeatView, locale: str, focus: str) -> PanelSpec | None:
         if len(tiles) == 1:
             return _build(view, locale, f"{base}-{tiles[0]}")
         options = [Option(building_name(locale, tile), f"f{base}-{tile}") for tile in tiles]
-        return _menu(view, locale, focus, t(locale, "panel.pick_reserve"), options)
+        return _menu(view, locale, focus, t(locale, "panel.pick_reserve"), options, hint="reserve")
     if m := _RESERVE_TILE.fullmatch(base):
         cls = PlaceFromReserve if m[1] == "build" else Swap
         tile = int(m[2])
@@ -344,9 +344,9 @@ def _build(view: SeatView, locale: str, focus: str) -> PanelSpec | None:
         if not options:  # not a tile of the reserve now (a stale or forged focus)
             return None
         key = "panel.build" if m[1] == "build" else "panel.swap"
-        menu = _menu(
-            view, locale, focus, t(locale, key, building=the_building(locale, tile)), options
-        )
+        text = t(locale, key, building=the_building(locale, tile))
+        hint = "cell" if m[1] == "build" else "swap"
+        menu = _menu(view, locale, focus, text, options, hint=hint)
         if menu is not None:
             menu.picture = (tile, "place" if m[1] == "build" else "swap")
         return menu
@@ -359,13 +359,11 @@ def _build(view: SeatView, locale: str, focus: str) -> PanelSpec | None:
         ]
         if not options:
             return None
-        dirk = (
-            t(locale, "panel.place_dirk")
-            if view.dirk is not None and not view.final_placement
-            else ""
-        )
-        text = t(locale, "panel.place", building=the_building(locale, tile), dirk=dirk)
-        menu = _menu(view, locale, focus, text, options, back=view.phase == "action")
+        # a cell or the reserve; and Dirk, with three players, but not in the final placement
+        dirk = view.dirk is not None and not view.final_placement
+        key = "panel.place_or_dirk" if dirk else "panel.place_or_reserve"
+        text = t(locale, key, building=the_building(locale, tile))
+        menu = _menu(view, locale, focus, text, options, back=view.phase == "action", hint="cell")
         assert menu is not None
         menu.picture = (tile, "place")
         others = sorted(set(view.pending) - {tile})
@@ -384,8 +382,18 @@ def _build(view: SeatView, locale: str, focus: str) -> PanelSpec | None:
 
 
 def _menu(
-    view: SeatView, locale: str, focus: str, text: str, options: list[Option], back: bool = True
+    view: SeatView,
+    locale: str,
+    focus: str,
+    text: str,
+    options: list[Option],
+    back: bool = True,
+    *,
+    hint: str,
 ) -> PanelSpec | None:
+    """A panel of one menu: `text` is the question above it, `hint` names the menu's short
+    placeholder (`menu.hint.<hint>`: "Money to take"), which a phone shows on one line (the
+    question again would be cut)."""
     if not options:
         return None
     target = Choice.parse(options[0].value) if len(options) == 1 else None
@@ -398,7 +406,8 @@ def _menu(
             following.text = f"{taken}\n{following.text}"
             return following
     spec = PanelSpec(focus, text)
-    spec.menus.append((_page(focus)[0], text, _paged(locale, focus, options)))
+    placeholder = i18n.t(locale, f"menu.hint.{hint}")
+    spec.menus.append((_page(focus)[0], placeholder, _paged(locale, focus, options)))
     _common_buttons(view, locale, spec, back=back)
     return spec
 

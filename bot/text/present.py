@@ -775,7 +775,7 @@ def review_lines(locale: str, game: int, name: str, review: Review) -> list[str]
                 level=level,
                 suggested=action_label(locale, d.suggested, d.view),
                 reason=reason_text(locale, d.reason),
-                points=f"{d.stake:.1f}",
+                points=round(d.stake, 1),
             )
         )
     if not review.top:

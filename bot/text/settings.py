@@ -15,6 +15,7 @@ from zoneinfo import available_timezones
 
 from ..core.preferences import HOUR, SETTINGS, Preferences, Setting
 from . import i18n
+from .when import day
 
 #: The lines that sum the settings up, in order; their placeholders are settings' names.
 SUMMARY = ("reply.settings", "reply.settings_reminders")
@@ -103,7 +104,7 @@ def _words(locale: str, setting: Setting, value: object) -> str:
     if isinstance(value, bool) or value is None:
         return _yes_no(locale, bool(value))
     if isinstance(value, datetime):
-        return f"<t:{int(value.timestamp())}:D>"  # Discord shows it in the reader's own words
+        return day(locale, value, "D")  # Discord shows it in the reader's own words, or we do
     if setting.choices and i18n.has(f"choice.{setting.name}.{value}"):
         return i18n.t(locale, f"choice.{setting.name}.{value}")
     return str(value)

@@ -145,11 +145,11 @@ def test_a_record_says_its_games_scores_rounds_and_types(locale: str) -> None:
     stats.round_points = {1: [8, 10, 12], 2: [20, 30, 25]}
     stats.building_points = [9, 0, 3, 6, 12, 30]
     said = stats_alt(locale, "ana", stats)
-    assert "ana" in said and "60" in said and "95" in said and "75.3" in said
-    assert i18n.t(locale, "stats.round", round=2, points="25.0") in said
-    for building, per_game in zip(
-        Building, ("3.0", "0.0", "1.0", "2.0", "4.0", "10.0"), strict=True
-    ):
+    number = i18n.number
+    assert "ana" in said and number(locale, 60) in said and number(locale, 95) in said
+    assert number(locale, 75.3) in said
+    assert i18n.t(locale, "stats.round", round=2, points=25.0) in said
+    for building, per_game in zip(Building, (3.0, 0.0, 1.0, 2.0, 4.0, 10.0), strict=True):
         name = i18n.t(locale, f"building.{building.label}")
         assert i18n.t(locale, "stats.type", building=name, points=per_game) in said
     assert len(said) <= ALT_LIMIT
@@ -162,3 +162,34 @@ def test_a_record_says_its_games_scores_rounds_and_types(locale: str) -> None:
         one.wins, one.won = 1, [True]
         assert stats_alt("en", "ana", one).startswith("ana's record: one game, won with a final")
     assert stats_alt(locale, "ana", PlayerStats(1)) == i18n.t(locale, "stats.none")
+
+
+@pytest.mark.parametrize(
+    ("locale", "one", "many"),
+    [
+        ("en", "0 points, 1 building,", "3 buildings"),
+        ("pt-BR", "0 pontos, 1 edifício,", "3 edifícios"),
+    ],
+)
+def test_a_count_of_one_reads_as_one(locale: str, one: str, many: str) -> None:
+    """ "bruno: 0 points, 1 buildings" was the table's description early in every game: each
+    count takes its own form ("1 building", "3 buildings")."""
+    game = new_game(2, 1)
+    view = game.view(None)
+    players = [dataclasses.replace(p, score=0, alhambra=p.alhambra) for p in view.table]
+    one_building = {(0, 0): 1}
+    three = {(0, 0): 1, (1, 0): 2, (2, 0): 3}
+    players[0] = dataclasses.replace(players[0], alhambra=one_building)
+    players[1] = dataclasses.replace(players[1], alhambra=three)
+    said = table_alt(locale, NAMES, dataclasses.replace(view, table=tuple(players)))
+    assert one in said and many in said, said
+    assert "1 buildings" not in said and "1 edifícios" not in said
+
+
+def test_the_points_table_description_has_no_markdown() -> None:
+    """A screen reader reads "**Round 1**" out with its asterisks."""
+    from bot.text.alt import points_alt
+
+    for locale in i18n.SUPPORTED:
+        said = points_alt(locale)
+        assert "*" not in said and len(said) > 100, said

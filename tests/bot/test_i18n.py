@@ -51,14 +51,30 @@ def _command_name(key: str) -> bool:
     return key.startswith("cmd.") and key.endswith(".name")
 
 
-def test_persian_keeps_the_english_command_names_and_latin_digits() -> None:
+def test_persian_keeps_the_english_command_names_and_the_codes_players_type() -> None:
     english, persian = i18n.catalogue("en"), i18n.catalogue("fa")
     assert all(persian[k] == english[k] for k in english if _command_name(k))
-    # Latin digits throughout, as in the cell codes (K11) and money codes (CR5) players type.
-    assert not [k for k, v in persian.items() if re.search("[\u06f0-\u06f9\u0660-\u0669]", v)]
+    # Latin digits in what players type: cell codes (K11), money codes (CR5), times (22-7)
+    assert "CR5+CR3" in persian["error.plan.bad_cards"]
+    assert "22-7" in persian["error.bad_quiet_hours"]
+    # Persian digits in prose, never the Arabic-Indic ones, which Persian does not write
+    assert "\u06f2 تا \u06f6" in persian["lobby.hint"]
+    assert not [k for k, v in persian.items() if re.search("[\u0660-\u0669]", v)]
     # A command the texts name is an English one, however the sentence around it reads.
     assert "/alhambra new" in persian["status.none"]
     assert "how:Stop following" in persian["follow.now_dm"]
+
+
+def test_persian_numbers_are_written_with_persian_digits_and_codes_as_typed() -> None:
+    """CLDR's default numbering for Persian is its own digits (arabext), and Persian readers
+    expect them in running text: a number `t` fills in is written with them, a code is not."""
+    placed = i18n.plain(i18n.t("fa", "log.placed", name="ana", building="برج (11)", cell="K11"))
+    assert placed == "ana برج (11) را در K11 گذاشت."  # texts passed in stay as they are
+    twelve = "\u06f1\u06f2"
+    reminder = i18n.plain(i18n.t("fa", "notify.reminder", count=12))
+    assert reminder.startswith(f"الحمرا: {twelve} بازی")
+    assert i18n.t("en", "notify.reminder", count=12).startswith("Alhambra: 12 games")
+    assert i18n.number("fa", 3.5) == "\u06f3\u066b\u06f5" and i18n.number("ja", 3.5) == "3.5"
 
 
 def test_persian_is_chosen_only_and_right_to_left() -> None:
@@ -91,7 +107,7 @@ def test_the_pictures_english_words_are_the_catalogues() -> None:
     english = i18n.catalogue("en")
     drawn = {k.removeprefix("img."): v for k, v in english.items() if k.startswith("img.")}
     drawn |= {k: english[k] for k in i18n.IMAGE_SHARED}
-    assert drawn | {"direction": "ltr"} == DEFAULT_LABELS
+    assert drawn | {"direction": "ltr", "digits": "0123456789"} == DEFAULT_LABELS
     assert i18n.image_labels("en") == DEFAULT_LABELS
 
 
@@ -225,3 +241,13 @@ def test_a_new_language_row_reaches_the_commands(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(languages, "LANGUAGES", (*languages.LANGUAGES, german))
     assert languages.translated_discord_locales()["de"] == "de"
     assert languages.spellings()["de"] == "de"
+
+
+def test_small_wording_kept_consistent() -> None:
+    """Japanese says コンピューター everywhere (not コンピュータ in some texts), its hint is a
+    sentence with a verb, and the Persian hand picture says "no exact payment possible" as the
+    panel does."""
+    japanese, persian = i18n.catalogue("ja"), i18n.catalogue("fa")
+    assert not [k for k, v in japanese.items() if re.search("コンピュータ(?!ー)", v)]
+    assert japanese["hint.answer"].split("\n")[0].endswith("を選びます。")
+    assert persian["img.no_exact"] == persian["panel.slot_hint"]

@@ -236,6 +236,16 @@ def test_english_reads_naturally_too() -> None:
     assert "the the" not in text.lower()
 
 
+#: Persian's own digits, zero first.
+PERSIAN_DIGITS = "".join(chr(0x06F0 + d) for d in range(10))
+
+
+def fa(text: str) -> str:
+    """A text with its ASCII digits written as Persian writes them (a pattern's \\d too)."""
+    text = text.replace("\\d", f"[{PERSIAN_DIGITS}]")
+    return text.translate(str.maketrans("0123456789", PERSIAN_DIGITS))
+
+
 #: The six building types as the Persian catalogue names them.
 BUILDINGS_FA = "(کوشک|حرمسرا|رواق|حجره|باغ|برج)"
 
@@ -245,9 +255,10 @@ def test_persian_reads_verb_last_with_its_object_marker() -> None:
     for ..." is «ana برج (11) را با ... خرید.», never the English order word for word."""
     lines = [i18n.plain(line) for line in sample("fa") + whole_game("fa")]
     text = "\n".join(lines)
-    assert "ana برج (11) را با " in text and "ana برج (11) را در " in text
-    assert re.search(r"ana برج \(11\) را با کرون \d+ \+ کرون \d+ خرید\.", text)
-    assert re.search(r"ana برج \(11\) را در [A-Z]\d+ گذاشت\.", text)
+    assert fa("ana برج (11) را با ") in text and fa("ana برج (11) را در ") in text
+    assert re.search(fa(r"ana برج \(11\) را با کرون \d+ \+ کرون \d+ خرید\."), text)
+    # a cell code is written as it is typed: a Latin letter and ASCII digits
+    assert re.search(fa(r"ana برج \(11\) را در ") + r"[A-Z][0-9]+ گذاشت\.", text)
     for found in re.finditer(rf"{BUILDINGS_FA} \(\d+\) را (با|در) ", text):
         line = next(line for line in lines if found[0] in line)
         assert re.search(r"(خرید|گذاشت|ساخت|برد|عوض کرد)( \(.*\))?\.$", line), line
@@ -258,10 +269,23 @@ def test_persian_reads_verb_last_with_its_object_marker() -> None:
     assert not re.search(r"\b(took|bought|placed|turn|money)\b", text)
 
 
+def test_persian_writes_numbers_with_persian_digits() -> None:
+    """Persian text counts, costs and scores with Persian digits (CLDR's default for fa),
+    as Persian readers expect; only what a player types stays Latin: a cell code such as B3
+    and a card code such as CR5."""
+    lines = [i18n.plain(line) for line in sample("fa") + whole_game("fa")]
+    latin = [line for line in lines if re.search(r"(?<![A-Za-z0-9])[0-9]", line)]
+    assert not latin, latin[:5]
+    text = "\n".join(lines)
+    assert re.search(fa("[0-9]+ امتیاز"), text)
+    assert i18n.number("fa", 110.5) == fa("110") + "\u066b" + fa("5")
+    assert i18n.number("en", 110.5) == "110.5"
+
+
 def test_persian_counts_keep_a_singular_noun_after_the_number() -> None:
     text = i18n.plain("\n".join(counts("fa")))
-    assert "1 بازی منتظر حرکت شماست" in text and "2 بازی منتظر حرکت شما هستند" in text
-    assert "دیرک 1 ساختمان" in text and "دیرک 2 ساختمان " in text
+    assert fa("1 بازی منتظر حرکت شماست") in text and fa("2 بازی منتظر حرکت شما هستند") in text
+    assert fa("دیرک 1 ساختمان") in text and fa("دیرک 2 ساختمان ") in text
     assert not re.search("\\d ساختمان\u200c", text)  # never "2 buildings", a plural noun
 
 

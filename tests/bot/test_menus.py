@@ -95,3 +95,54 @@ def test_a_panel_about_cells_has_a_picture_and_others_none() -> None:
         pytest.fail("no placement in 600 random steps")
     main = build_panel(new_game(2, 1).view(0), "en", "main")
     assert panel_picture(new_game(2, 1).view(0), main, "Ana", "en") is None
+
+
+def _placing(players: int) -> SeatView:
+    for game in _positions(4, players, 800):
+        view = game.view(game.current_seat)
+        if view.phase == "place" and view.pending and not view.final_placement:
+            return view
+    pytest.fail("no placement in 800 random steps")
+
+
+@pytest.mark.parametrize(
+    ("players", "locale", "ends"),
+    [
+        (3, "en", "Pick a marked cell or the reserve."),
+        (2, "en", "Pick a marked cell, the reserve or Dirk."),
+        (3, "pt-BR", "Escolha uma casa marcada ou a reserva."),
+        (2, "pt-BR", "Escolha uma casa marcada, a reserva ou o Dirk."),
+        (3, "ja", "印のマスか予備から選んでください。"),
+        (2, "ja", "印のマス・予備・ダークから選んでください。"),
+        (3, "fa", "یک خانهٔ علامت‌دار یا ذخیره را انتخاب کنید."),
+        (2, "fa", "یک خانهٔ علامت‌دار، ذخیره یا دیرک را انتخاب کنید."),
+    ],
+)
+def test_the_placement_question_lists_its_choices_as_a_sentence(
+    players: int, locale: str, ends: str
+) -> None:
+    """ "Pick a marked cell, the reserve." read wrong whenever Dirk was not offered (three
+    players or more): the question is one of two whole sentences, with or without Dirk."""
+    from bot.text import i18n
+
+    view = _placing(players)
+    assert (view.dirk is not None) == (players == 2)
+    spec = build_panel(view, locale, default_focus(view))
+    assert i18n.plain(spec.text).endswith(ends), spec.text
+
+
+@pytest.mark.parametrize("locale", ["en", "ja", "pt-BR", "fa"])
+def test_menu_placeholders_are_short_not_the_question_again(locale: str) -> None:
+    """A phone shows a menu's placeholder on one line: a few words naming what the menu
+    holds, never the question printed just above it."""
+    seen = 0
+    for game in _positions(6, 3, 300)[::3]:
+        view = game.view(game.current_seat)
+        for focus in ("take", "buy", "redesign", default_focus(view)):
+            spec = build_panel(view, locale, focus)
+            if spec is None:
+                continue
+            for _, placeholder, _ in spec.menus:
+                assert placeholder != spec.text and len(placeholder) <= 40, placeholder
+                seen += 1
+    assert seen > 20

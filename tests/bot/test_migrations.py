@@ -183,6 +183,7 @@ def _seed_level_2(conn: sqlite3.Connection) -> dict[str, object]:
 def _seed_level_3(conn: sqlite3.Connection) -> dict[str, object]:
     conn.execute("INSERT INTO game_messages VALUES (2, 'turn', 12, 777, 6000)")
     conn.execute("INSERT INTO bot_meta VALUES ('commands:global', 'abc', 6000)")
+    conn.execute("INSERT INTO bot_meta VALUES ('locale:2', 'pt-BR', 6000)")
     return {}
 
 
@@ -284,6 +285,11 @@ def _seed_level_16(conn: sqlite3.Connection) -> dict[str, object]:
     return {}
 
 
+def _seed_level_17(conn: sqlite3.Connection) -> dict[str, object]:
+    conn.execute("UPDATE games SET locale = 'ja' WHERE id = 3")
+    return {}
+
+
 SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
     1: _seed_level_1,
     2: _seed_level_2,
@@ -301,6 +307,7 @@ SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
     14: _seed_level_14,
     15: _seed_level_15,
     16: _seed_level_16,
+    17: _seed_level_17,
 }
 
 
@@ -392,6 +399,14 @@ async def test_upgrade_from_every_earlier_step_keeps_the_data(
             assert running.view_channel_id is None
             unknown = [g for g, _, _ in await services.archive.games_without_view_channel()]
             assert unknown == ([2, 3] if start < 16 else [2])
+            # a game keeps the language it was opened in: before 0017 it was a meta row (the
+            # seeder of 0003 gave game 2 Portuguese), and a game without one is in English
+            languages = [(await services.lobby.game(g)).locale for g in (1, 2, 3)]
+            if start < 3:
+                assert languages == ["en", "en", "en"]
+            else:
+                assert languages == ["en", "pt-BR", "ja" if start >= 17 else "en"]
+            assert await services.people.game_locale(2) == languages[1]
             rules = await services.schedule.deadline_rules(
                 2
             )  # a game from before 0014 stands in normal

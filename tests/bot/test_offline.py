@@ -226,13 +226,16 @@ def test_a_whole_persian_game_to_the_end(tmp_path: Path) -> None:
     text = i18n.plain(done.stdout)
     assert "بازی شروع شد! ترتیب بازی:" in text and "پول شروع" in text
     assert "نوبت شماست: چه می‌کنید؟" in text and "   1. برداشتن " in text
-    assert "دور امتیازدهی 3!" in text
+    assert f"دور امتیازدهی {i18n.number('fa', 3)}!" in text  # Persian digits
     assert "بازی تمام شد!" in text and "برنده:" in text
     results = text[text.index("بازی تمام شد!") :]
-    assert re.search(r"1\. .+: \d+ امتیاز", results) and re.search(r"2\. .+: \d+ امتیاز", results)
+    first, second = i18n.number("fa", 1), i18n.number("fa", 2)  # ranks in Persian digits
+    assert re.search(rf"{first}\. .+: \d+ امتیاز", results)
+    assert re.search(rf"{second}\. .+: \d+ امتیاز", results)
     for english in ("Your choice", "Take money", "The game is over", "Scores:", "Goodbye"):
         assert english not in text, english
-    assert not re.search("[\u06f0-\u06f9]", text)  # Latin digits, as the codes players type
+    # what the player types stays Latin: the menu's numbers and the range the prompt asks for
+    assert re.search(r"\(1-[0-9]+،", text), text[-400:]
     # (a file name of Persian letters alone falls back to "player")
     for name in ("table.png", "alhambra-1-player.png", "scores.png"):
         assert (out / name).read_bytes().startswith(PNG), name

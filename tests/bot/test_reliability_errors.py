@@ -193,9 +193,10 @@ def test_a_refusal_with_parameters_keeps_them_in_every_language(locale: str) -> 
     assert turn.message == "It is ana's turn, not yours."
     text = error_text(turn, locale)
     assert "ana" in text and text == i18n.t(locale, "error.not_your_turn.named", name="ana")
-    assert "6" in error_text(errors.LobbyFull(variant="size", count=6), locale)
+    six = i18n.number(locale, 6)  # in the language's digits (Persian's own)
+    assert six in error_text(errors.LobbyFull(variant="size", count=6), locale)
     silent = error_text(errors.NotSilent(variant="named", name=_seat("bruno"), hours=48), locale)
-    assert "bruno" in silent and "48" in silent
+    assert "bruno" in silent and i18n.number(locale, 48) in silent
     assert error_text(errors.GameOver(variant="abandoned"), locale) == i18n.t(
         locale, "error.game_over.abandoned"
     )

@@ -100,6 +100,26 @@ async def test_create_seats_the_host_and_one_game_per_channel(services: Services
         await services.lobby.create_game(channel_id=1, host_id=CAROL, host_name="Carol")
 
 
+async def test_a_game_keeps_the_language_it_was_opened_in(services: Services, refused) -> None:
+    """A game's public language is stored with it: read back with the game, the same on every
+    read, English by default; what is not a language code at all is refused, writing nothing."""
+    persian = await services.lobby.create_game(
+        channel_id=1, host_id=HOST, host_name="Ann", locale="fa"
+    )
+    assert persian.locale == "fa" and (await services.lobby.game(persian.id)).locale == "fa"
+    assert await services.people.game_locale(persian.id) == "fa"
+    await services.lobby.join(persian.id, BOB, "Bob")
+    started = await services.lobby.start(persian.id, HOST)
+    assert started.game.locale == "fa"
+    default = await services.lobby.create_game(channel_id=2, host_id=BOB, host_name="Bob")
+    assert default.locale == "en" and await services.people.game_locale(999) == "en"
+    for bad in ("", "farsi", "fa; DROP TABLE games", "FA"):
+        async with refused(InvalidRequest, "languages"):
+            await services.lobby.create_game(
+                channel_id=3, host_id=CAROL, host_name="Carol", locale=bad
+            )
+
+
 async def test_create_refuses_bad_arguments(services: Services, refused) -> None:
     async with refused(InvalidRequest, "holes"):
         await services.lobby.create_game(

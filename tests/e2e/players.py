@@ -71,6 +71,8 @@ class Table:
     users: dict[int, User]  # by user id
     seed: int = 1
     locale: str = "en"
+    #: each user's own language, where it is not `locale` (their replies are in it)
+    locales: dict[int, str] = field(default_factory=dict)
     rng: random.Random = field(default_factory=lambda: random.Random(5))
     actions: int = 0
     interactions: int = 0
@@ -269,7 +271,8 @@ async def play_by_commands(table: Table, action: Action, user: User, game: Game)
     else:
         raise AssertionError(f"no command for {action!r}")
     assert result.ephemeral, result.text
-    said = [_lead(table.locale, "reply.done"), _lead(table.locale, "reply.undone")]
+    locale = table.locales.get(user.id, table.locale)
+    said = [_lead(locale, "reply.done"), _lead(locale, "reply.undone")]
     assert any(result.text.startswith(words) for words in said), result.text
 
 

@@ -31,7 +31,7 @@ def _differs(a, b) -> bool:
 
 
 def test_missing_or_broken_labels_fall_back_to_english() -> None:
-    assert label(None, "money_pool") == "Money pool"
+    assert label(None, "money_pool") == "Money"
     assert label({}, "turn", n=4) == "Turn 4"
     assert label({"turn": "Tour {n}"}, "turn", n=4) == "Tour 4"
     # A translation naming the wrong placeholder must not cost the picture.

@@ -224,3 +224,56 @@ def test_the_points_table_reads_from_the_right_in_persian() -> None:
         pavilion = text.clean(label(labels, "building.pavilion"), 20)
         ((left, right),) = [(x0, x1) for t, x0, x1 in found if t == pavilion]
         assert (left > 320) if rtl else (right < 320)
+
+
+def test_persian_pictures_write_numbers_with_persian_digits() -> None:
+    """Scores, counts, prices and card values are drawn with Persian digits, as the Persian
+    texts write them; the codes players type (K11, and the cell codes of a placement) stay
+    Latin. English pictures keep ASCII digits."""
+    import re
+
+    number = re.compile(r"(?<![A-Za-z0-9])[0-9]")
+    for sample in gallery():
+        reset_caches()
+        with text.recording() as found:
+            sample.image(LABELS)
+        drawn = [t for t, _ in found]
+        assert not [t for t in drawn if number.search(text.plain(t))], (sample.name, drawn[:40])
+        if sample.name.startswith(("table", "scores")):
+            assert any(re.search("[\u06f0-\u06f9]", t) for t in drawn), sample.name
+        with text.recording() as found:
+            sample.image(i18n.image_labels("en"))
+        assert not any(re.search("[\u06f0-\u06f9]", t) for t, _ in found), sample.name
+    assert text.localised("12") == "12"  # outside a picture: as it is
+
+
+def test_a_persian_picture_leaves_no_persian_digits_in_the_next_english_one() -> None:
+    """Sprites are cached (a card's value): the cache keeps each language's digits apart, so a
+    worker that drew a Persian table draws the same English table as a fresh one."""
+    english = i18n.image_labels("en")
+    table = next(s for s in gallery() if s.name.startswith("table"))
+    reset_caches()
+    fresh = to_png(table.image(english))
+    to_png(table.image(LABELS))
+    assert to_png(table.image(english)) == fresh
+
+
+def test_the_whole_score_sheet_reads_from_the_right_in_persian() -> None:
+    """Both tables of the score sheet are mirrored in Persian, not only the standings: each
+    name sits at the right end of its row in the round's table too (left in English), and
+    its "round" column at the left end."""
+    view = late(4, 3).view(None)
+    short = ["Ana", "Bo", "Cy", "Di"]
+    for labels, rtl in ((i18n.image_labels("en"), False), (LABELS, True)):
+        found = _placed(lambda labels=labels: scores_image(view, short, labels=labels))
+        image_w = scores_image(view, short, labels=labels).width
+        spots = [(left, right) for t, left, right in found if t == "Ana"]
+        assert len(spots) == 2, spots  # the standings, the round's table
+        for left, right in spots:
+            assert (left > image_w / 2) if rtl else (right < image_w / 2), (labels, spots)
+        heading = text.clean(label(labels, "col_round"), 24, True)
+        ((left, right),) = [(x0, x1) for t, x0, x1 in found if t == heading]
+        assert (right < image_w / 4) if rtl else (left > image_w * 3 / 4)
+    # no dot for "none" beside Persian digits, where it reads as a zero
+    drawn = _placed(lambda: scores_image(view, short, labels=LABELS))
+    assert not [t for t, _l, _r in drawn if t == "·"]

@@ -109,3 +109,31 @@ def test_the_picture_draws_the_words_and_figures_it_is_given():
     assert {"SCORES", "WON", "OTHER", "ROUNDS", "TYPES", "AVG 70.0", "2 GAMES · 1 WIN"} <= drawn
     assert {"さくら", "10.0", "15.5"} <= drawn
     assert "24.0" not in drawn  # a round never held has no bar
+
+
+@pytest.mark.parametrize("scores", [[110], [62, 110], [48, 90, 131]])
+def test_a_game_alone_in_its_bin_sits_at_its_score(scores: list[int]) -> None:
+    """The only game of 110 points sat in the middle of its 110-115 bin, right of the
+    "average 110.0" line: a token alone in its bin is drawn at its score on the axis."""
+    from render.stats import AVERAGE, MARGIN, OTHER
+
+    img = stats_image(scores, [False] * len(scores), ROUNDS, TYPES, name="Ana").convert("RGB")
+    px = img.load()
+    line = [(x, y) for y in range(img.height) for x in range(img.width) if px[x, y] == AVERAGE]
+    plot_top = min(y for _x, y in line) + 20  # below the legend, where the games are
+    first, width, count = bins(scores)
+    left, right = MARGIN + 22, WIDTH - MARGIN - 22  # the plot's ends
+    col = (right - left) / count
+    tokens = sorted(
+        {x for y in range(plot_top, img.height) for x in range(img.width) if px[x, y] == OTHER}
+    )
+    groups: list[list[int]] = []
+    for x in tokens:
+        if groups and x - groups[-1][-1] <= 2:
+            groups[-1].append(x)
+        else:
+            groups.append([x])
+    centres = [(g[0] + g[-1]) / 2 for g in groups]
+    assert len(centres) == len(scores)
+    for centre, score in zip(centres, sorted(scores), strict=True):
+        assert abs(centre - (left + (score - first) / width * col)) <= 3, (centres, scores)

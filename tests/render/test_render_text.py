@@ -75,3 +75,54 @@ def test_without_any_font_file_pictures_still_draw(monkeypatch):
         monkeypatch.delenv(fonts.FONTS_ENV)
         monkeypatch.delenv(fonts.DEFAULTS_ENV)
         reset_caches()
+
+
+def test_japanese_lines_never_start_with_a_closing_bracket_nor_end_with_an_opening_one() -> None:
+    """A placement prompt broke before its closing bracket, against Japanese line breaking
+    (kinsoku): a closing bracket or stop goes on the line before, with the character it
+    follows; an opening bracket goes on the line after."""
+    from render import text as drawn
+
+    opening, closing = "\uff08", "\uff09"  # fullwidth brackets
+    prompt = f"庭園{opening}コスト9{closing}を印のマスに置いてください。"
+    prompt += f"予備{opening}右{closing}にも置けます。"
+    for max_width in range(90, 400, 7):
+        lines = drawn.wrap(prompt, 24, max_width, max_lines=40)
+        assert "".join(lines) == prompt, (max_width, lines)
+        for line in lines[1:]:
+            assert line[0] not in drawn.NO_LINE_START, (max_width, lines)
+        for line in lines[:-1]:
+            assert line[-1] not in drawn.NO_LINE_END, (max_width, lines)
+
+
+@pytest.mark.parametrize("locale", ["en", "ja", "pt-BR", "fa"])
+def test_the_tables_column_heads_fit_without_being_cut(locale: str) -> None:
+    """ "Money p…" (English) and "po…" (Portuguese) were cut at their column's width: the
+    pool's title and the points column's head fit whole in every language."""
+    from bot.text import i18n
+    from render.table import POOL_W, SCORE_W, SMALL
+
+    labels = i18n.image_labels(locale)
+    assert text.width(labels["money_pool"], SMALL) <= POOL_W - 6
+    assert text.width(labels["pts"], SMALL, True) <= SCORE_W
+
+
+def test_a_computer_players_name_drops_its_level_before_being_cut() -> None:
+    """ "Bot Zaida (…" in the table and the score sheet: a name too long for its column loses
+    its bracketed note (the level, which the texts say) rather than its end."""
+    from render import render_scores
+    from render.samples import late
+
+    game = late(3, 2)
+    names = ["ana", "bruno", "Bot Zaida (normal)"]
+    for draw in (
+        lambda: render_table(game.view(None), names),
+        lambda: render_scores(game.view(None), names),
+    ):
+        reset_caches()
+        with text.recording() as found:
+            draw()
+        drawn = [t for t, _ in found]
+        cut = [t for t in drawn if t.startswith("Bot Zaida (") and t.endswith(text.ELLIPSIS)]
+        assert "Bot Zaida" in drawn and not cut, drawn
+    assert text.short_name("Bot Zaida (normal)", 24, 900) == "Bot Zaida (normal)"

@@ -15,6 +15,7 @@ from ..db import Conflict
 from ..errors import (
     AlreadyJoined,
     GameAlreadyRunning,
+    InvalidRequest,
     NoGameHere,
     NotAPlayer,
     NotEnoughPlayers,
@@ -22,6 +23,7 @@ from ..errors import (
     Outdated,
     RatedNeedsPeople,
 )
+from ..preferences import LANGUAGE_CODE
 from ..records import DeadlineRules, GameInfo
 from ..results import StartResult
 from ..store import Store
@@ -89,13 +91,18 @@ class Lobby(Service):
         deadline_rules: DeadlineRules | None = None,
         rated: bool = False,
         view_channel_id: int | None = None,
+        locale: str = "en",
     ) -> GameInfo:
         """Open a lobby in a channel; the host takes the first place at the table. The deadline
         rules, if any, are stored in the same transaction. `view_channel_id`: the channel whose
         View Channel decides who may look back at the game from elsewhere (the game's own, or
-        its public thread's parent: `GameInfo.view_channel_id`)."""
+        its public thread's parent: `GameInfo.view_channel_id`). `locale`: the language of the
+        game's public side, kept for its whole life (`GameInfo.locale`); the adapter offers
+        only the catalogue's languages, the core refuses what is not a language code at all."""
         name = clean_name(host_name)
         opts = check_new_game(options, max_players, deadline_rules)
+        if not isinstance(locale, str) or not LANGUAGE_CODE.match(locale):
+            raise InvalidRequest(variant="language", language=locale)
         now = self._now()
         try:
             async with self.store.write() as tx:
@@ -110,6 +117,7 @@ class Lobby(Service):
                     max_players=max_players,
                     now=now,
                     view_channel_id=view_channel_id,
+                    locale=locale,
                 )
                 await tx.insert_seat(
                     game_id, kind="human", user_id=host_id, level=None, name=name, now=now

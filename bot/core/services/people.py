@@ -153,12 +153,12 @@ class People(Service):
             await tx.delete_message(game_id, kind)
 
     async def game_locale(self, game_id: int) -> str:
-        """The language code of a game's public messages, as its server had it when the game
-        was created ("en" if it was never recorded)."""
-        return await self.meta(f"locale:{game_id}") or "en"
-
-    async def set_game_locale(self, game_id: int, locale: str) -> None:
-        await self.set_meta(f"locale:{game_id}", locale)
+        """The language code of a game's public messages, chosen when it was opened and kept
+        with the game (`GameInfo.locale`): changing the server's language does not change it.
+        English for a game that is not there (a timer outliving it says nothing in any case)."""
+        async with self.store.read() as tx:
+            game = await tx.game(game_id)
+        return "en" if game is None else game.locale
 
     async def meta(self, key: str) -> str | None:
         async with self.store.read() as tx:

@@ -74,12 +74,13 @@ class GameQueries(ScheduleQueries):
         max_players: int,
         now: datetime,
         view_channel_id: int | None = None,
+        locale: str = "en",
     ) -> int:
         ms = to_ms(now)
         return await self.insert(
             "INSERT INTO games (guild_id, channel_id, view_channel_id, host_id, status, options, "
-            "max_players, created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?) "
-            "RETURNING id",
+            "max_players, created_at, updated_at, locale) "
+            "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?) RETURNING id",
             (
                 guild_id,
                 channel_id,
@@ -89,6 +90,7 @@ class GameQueries(ScheduleQueries):
                 max_players,
                 ms,
                 ms,
+                locale,
             ),
         )
 

@@ -14,7 +14,7 @@ from ..records import GameInfo, SeatInfo
 GAME_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, options, max_players, seed, version, "
     "current_seat, created_at, updated_at, started_at, ended_at, turn_started_at, "
-    "turn_deadline_s, rated, view_channel_id"
+    "turn_deadline_s, rated, view_channel_id, locale"
 )
 
 
@@ -76,6 +76,7 @@ def game_info(row: Row, seats: Sequence[Row]) -> GameInfo:
         turn_deadline_s=row["turn_deadline_s"],
         rated=bool(row["rated"]),
         view_channel_id=row["view_channel_id"],
+        locale=row["locale"],
         seats=tuple(
             SeatInfo(
                 join_order=s["join_order"],

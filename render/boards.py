@@ -67,6 +67,7 @@ def _tile(
         d.line(_edge(box, side), fill=palette.WALL, width=3 if size >= 12 else 2)
 
 
+@text.in_its_digits
 def boards_image(
     view: SeatView, names: Sequence[str], *, labels: Labels | None = None
 ) -> Image.Image:
@@ -140,6 +141,7 @@ def boards_image(
     return img
 
 
+@text.in_its_digits
 def render_boards(view: SeatView, names: Sequence[str], *, labels: Labels | None = None) -> bytes:
     """`boards_image` as PNG bytes."""
     return to_png(boards_image(view, names, labels=labels))

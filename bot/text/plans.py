@@ -80,8 +80,9 @@ def report_lines(locale: str, game_id: int, report: PlanReport) -> list[str]:
     """The player's DM after their plan met their turn: what it did, why, and what is left."""
     plan = report.plan
     skipped = [skipped_text(locale, plan, i, why) for i, why in report.skipped]
+    standing = [i18n.t(locale, "plan.report.standing")] if plan.standing else []
     if not report.steps:  # nothing held and the plan waits: say why each rule did not hold
-        return [i18n.t(locale, "plan.report.waited", game=game_id), *skipped]
+        return [i18n.t(locale, "plan.report.waited", game=game_id), *skipped, *standing]
     lines = []
     for step in report.steps:
         move = step.move
@@ -122,6 +123,4 @@ def report_lines(locale: str, game_id: int, report: PlanReport) -> list[str]:
         lines.append(i18n.t(locale, "plan.report.exact" if report.exact else "plan.report.yours"))
     else:
         lines.append(i18n.t(locale, "plan.report.done"))
-    if plan.standing:
-        lines.append(i18n.t(locale, "plan.report.standing"))
-    return lines
+    return lines + standing

@@ -125,8 +125,8 @@ async def plan_picked(
     elif step == "m" and value in ("ow", "om"):
         chosen: Otherwise = "wait" if value == "ow" else "most"
         await plan_panel(interaction, game_id, "m", lambda p, _: replace(p, otherwise=chosen))
-    elif step == "m" and (kind := step_number(value, "k")) is not None:
-        await plan_panel(interaction, game_id, f"k{read_kind(str(kind))}", None)
+    elif step == "m" and value.startswith("k"):
+        await plan_panel(interaction, game_id, f"k{read_kind(value[1:])}", None)
     elif step.startswith("k"):
         kind = read_kind(step[1:])
         limit = read_limit(kind, read_number(value))

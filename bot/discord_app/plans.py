@@ -42,7 +42,15 @@ from ..text.present import (
     pick_cards,
     read_number,
 )
-from .context import BaseBot, bot_of, current_game, handling, reply, user_locale
+from .context import (
+    BaseBot,
+    bot_of,
+    chosen_language,
+    current_game,
+    handling,
+    reply,
+    user_locale,
+)
 from .translator import T
 
 Choices = list[app_commands.Choice[str]]
@@ -100,7 +108,7 @@ class PlanCommands(
             chosen = read_buy(locale, buy)
             where = read_place(locale, place)
             if every_turn is not None and not isinstance(every_turn, bool):
-                raise PlanRefused(variant="bad_every_turn")
+                raise PlanRefused(variant="bad_every_turn")  # a forged value
             standing = every_turn
 
             def keep(plan: Plan) -> Plan:
@@ -109,8 +117,6 @@ class PlanCommands(
             if isinstance(chosen, tuple):  # a type: any of it up to a price limit
                 if pay:
                     raise PlanRefused(variant="type_no_pay")
-                if up_to is not None and not isinstance(up_to, int):
-                    raise PlanRefused(variant="needs_limit")
                 rule = PlanRule.of_type(chosen[0], read_limit(chosen[0], up_to), where)
                 await self._change(
                     interaction, lambda plan, _: keep(replace(plan, rules=(*plan.rules, rule)))
@@ -168,6 +174,9 @@ class PlanCommands(
             await self._change(interaction, lambda _plan, _view: Plan())
 
     async def _view(self, interaction: discord.Interaction) -> SeatView | None:
+        """The player's own view for an autocomplete (and their chosen language noted, so the
+        choices are in it: `chosen_language`), or None when there is nothing to offer."""
+        await chosen_language(bot_of(interaction), interaction)
         try:
             game = await current_game(interaction)
             viewed, _ = await bot_of(interaction).services.play.plan(game.id, interaction.user.id)

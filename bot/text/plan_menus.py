@@ -66,12 +66,13 @@ def read_buy(locale: str, text: str) -> int | tuple[int]:
     raise PlanRefused(variant="bad_type")
 
 
-def read_limit(kind: int, limit: int | None) -> int:
-    """A type rule's price limit, in range (a normal client sends nothing else)."""
+def read_limit(kind: int, limit: object) -> int:
+    """A type rule's price limit, a whole number in range (a normal client sends nothing
+    else: a forged one of another kind is refused as out of range)."""
     if limit is None:
         raise PlanRefused(variant="needs_limit")
     low = max(MIN_LIMIT, cheapest_of(kind))
-    if not low <= limit <= MAX_LIMIT:
+    if isinstance(limit, bool) or not isinstance(limit, int) or not low <= limit <= MAX_LIMIT:
         raise PlanRefused(variant="bad_limit", low=low, high=MAX_LIMIT)
     return limit
 

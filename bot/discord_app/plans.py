@@ -233,8 +233,11 @@ class PlanCommands(
             return []
         locale, needle = user_locale(interaction), current.strip().lower()
         named = str(getattr(interaction.namespace, "buy", "") or "").strip()
-        if named.lower() in {k.label for k in Building}:
-            return []  # a type rule: the payment is chosen at the turn
+        try:
+            if isinstance(read_buy(locale, named), tuple):
+                return []  # a type rule: the payment is chosen at the turn
+        except PlanRefused:
+            pass  # not a type: the payments of every currency
         chosen = read_number(named)
         tile = chosen if chosen is not None and 1 <= chosen < len(TILES) else None
         currencies = range(4)

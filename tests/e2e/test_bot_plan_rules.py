@@ -104,6 +104,23 @@ async def test_a_standing_type_rule_plays_two_turns_while_away_then_is_cancelled
             )
             == []
         )  # a type rule's payment is chosen at the turn
+        view = game.view(seat)
+        market = next(
+            t
+            for slot, t in enumerate(view.market)
+            if t is not None and minimal_payments(view.hand, slot, TILES[t].cost)
+        )
+        pays = await sim.autocomplete(
+            waiter, "alhambra-plan add", "pay", "", channel=channel, buy=str(market)
+        )
+        assert pays  # one building: the hand's payments for it
+        named = i18n.plain(i18n.t(locale, f"building.{label}"))  # as typed, in one's language
+        assert (
+            await sim.autocomplete(
+                waiter, "alhambra-plan add", "pay", "", channel=channel, buy=named
+            )
+            == []
+        )
 
         added = await sim.slash(
             waiter,

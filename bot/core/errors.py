@@ -303,6 +303,17 @@ class PlanRefused(ServiceError):
         "not_in_hand": "You can only pay with cards of your hand.",
         "one_currency": "A building is paid in one currency: the currency of its market slot.",
         "too_little": "Those cards do not cover the building's price.",
+        "bad_type": "There is no such building type: pick one the list offers, like Garden.",
+        "bad_limit": "A price limit is a whole number from {low} to {high}.",
+        "needs_limit": "A rule by building type needs a price limit: `up_to`, like 9.",
+        "needs_pay": "A rule for one building needs `pay`: the cards of your hand to pay with.",
+        "type_no_pay": (
+            "A rule by building type chooses its payment at your turn: leave `pay` out."
+        ),
+        "limit_for_type": (
+            "`up_to` is for a rule by building type: pick a type (like Garden) in `buy`."
+        ),
+        "bad_every_turn": "`every_turn` is True or False.",
     }
 
 

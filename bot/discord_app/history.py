@@ -9,8 +9,10 @@ disagreed with a player's moves, `export` attaches a finished game as a file
 picture of it, or with `versus` two players' games together (a player may hide their record
 from others).
 Its words are `text.history`'s. Everything is shown in an answer only the asker sees, so
-stepping through a replay does not fill the channel: the public table, and to a player of the
-game their own hand as it was then (never anyone else's). Only the games the asker could see
+stepping through a replay does not fill the channel: the public table and every Alhambra as
+they stood (`render.boards`, what anyone saw), and to a player of the game, a button away,
+their own hand as it was then (never anyone else's). Each turn a review lists has a button that
+opens the replay where that turn began. Only the games the asker could see
 are shown, listed or counted: a game of a channel they cannot view is "no such game" (`sight`).
 """
 

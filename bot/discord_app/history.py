@@ -211,33 +211,13 @@ class ReplayButton(
 
 
 class ReplayHandButton(
-    GameItem[discord.ui.Button[discord.ui.View]],
+    ReplayButton,
     custom_id="alh:rh:{game_id}:{step}:{slot}",
     step=r"\d{1,4}",
     slot=r"\d",
 ):
     """Steps a replay to another turn showing the asker's own hand beside the table (to a
     player of the game; anyone else is shown every Alhambra, as nothing of theirs is there)."""
-
-    def __init__(
-        self,
-        game_id: int,
-        step: int,
-        label: str = "…",
-        *,
-        disabled: bool = False,
-        slot: int = 0,
-        row: int | None = None,
-    ) -> None:
-        self.game_id, self.step = game_id, step
-        super().__init__(
-            button(
-                self.custom_id_for(game_id=game_id, step=step, slot=slot),
-                label,
-                disabled=disabled,
-                row=row,
-            )
-        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with handling(interaction, "replay:step"):

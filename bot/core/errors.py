@@ -168,6 +168,7 @@ class InvalidRequest(ServiceError):
             "“{language}” is not one of the languages a game can be played in: "
             "choose one from the list."
         ),
+        "replay_step": "That turn is not in the replay: game #{game} has {steps} turns.",
     }
 
 

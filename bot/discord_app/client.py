@@ -55,7 +55,15 @@ from .context import BaseBot, report
 from .followers import FollowButton
 from .group import AlhambraCog
 from .help import HelpButton
-from .history import ArchiveButton, HistoryCommands, OpenGameSelect, ReplayButton, SheetButton
+from .history import (
+    ArchiveButton,
+    HistoryCommands,
+    OpenGameSelect,
+    PositionButton,
+    ReplayButton,
+    ReplayHandButton,
+    SheetButton,
+)
 from .lobby_message import LobbyButton
 from .messenger import DiscordMessenger
 from .observe import Observer, http_trace
@@ -92,6 +100,8 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ResultsButton,
     LogPageButton,
     ReplayButton,
+    ReplayHandButton,
+    PositionButton,
     FollowButton,
     HelpButton,
     ArchiveButton,

@@ -11,7 +11,14 @@ import pytest
 from bot.discord_app.client import DYNAMIC_ITEMS
 from bot.discord_app.components import GameItem
 from bot.discord_app.followers import FollowButton
-from bot.discord_app.history import ArchiveButton, OpenGameSelect, ReplayButton, SheetButton
+from bot.discord_app.history import (
+    ArchiveButton,
+    OpenGameSelect,
+    PositionButton,
+    ReplayButton,
+    ReplayHandButton,
+    SheetButton,
+)
 from bot.discord_app.lobby_message import LobbyButton
 from bot.discord_app.panel import PanelButton, PanelSelect
 from bot.discord_app.plan_panel import PlanButton, PlanSelect
@@ -28,6 +35,8 @@ SAMPLES: list[tuple[GameItem[Any], dict[str, object]]] = [
     (PanelSelect(12, 31, "buy~2"), {"game_id": 12, "version": 31}),
     (SheetButton(12, 40), {"game_id": 12, "step": 40}),
     (ReplayButton(12, 40, slot=3), {"game_id": 12, "step": 40}),
+    (ReplayHandButton(12, 40, slot=4), {"game_id": 12, "step": 40}),
+    (PositionButton(12, 56), {"game_id": 12, "turn": 56}),
     (OpenGameSelect(20), {"offset": 20}),
     (ArchiveButton(0, 4242), {"offset": 0, "user_id": 4242}),
     (FollowButton(12, "thread"), {"game_id": 12, "op": "thread"}),
@@ -68,6 +77,9 @@ def test_ids_the_bot_never_made_do_not_match() -> None:
     assert not TurnButton.__discord_ui_compiled_template__.fullmatch("alh:t:12:31:steal")
     assert not TurnButton.__discord_ui_compiled_template__.fullmatch("alh:t:x:31:take")
     assert not OpenGameSelect.__discord_ui_compiled_template__.fullmatch("alh:ag:0012")
+    assert not ReplayHandButton.__discord_ui_compiled_template__.fullmatch("alh:rh:12:10000:0")
+    assert not PositionButton.__discord_ui_compiled_template__.fullmatch("alh:rp:12:-1")
+    assert not ReplayButton.__discord_ui_compiled_template__.fullmatch("alh:rh:12:1:0")
 
 
 def test_a_pattern_for_a_field_the_id_does_not_have_is_refused() -> None:

@@ -11,6 +11,7 @@ import pytest
 from bot.discord_app.client import DYNAMIC_ITEMS
 from bot.discord_app.components import GameItem
 from bot.discord_app.followers import FollowButton
+from bot.discord_app.help import HelpButton
 from bot.discord_app.history import (
     ArchiveButton,
     OpenGameSelect,
@@ -44,6 +45,7 @@ SAMPLES: list[tuple[GameItem[Any], dict[str, object]]] = [
     (PlanSelect(12, "q2-CR5+DH2"), {"game_id": 12, "step": "q2-CR5+DH2"}),
     (BoardSelect(12), {"game_id": 12}),
     (LogPageButton(12, 3), {"game_id": 12, "page": 3}),
+    (HelpButton("Help"), {}),  # the same help from anywhere: nothing in its id
 ]
 
 

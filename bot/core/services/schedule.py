@@ -4,10 +4,10 @@ nudges and the deadline rules."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import Any, Literal
 
 from ..errors import NoGameHere
 from ..records import DeadlineRules, TimerKind, TimerRow, UserNotes
@@ -25,8 +25,16 @@ class Schedule(Service):
             return await tx.due_timers(self._now(), limit)
 
     async def next_timer_due(self) -> datetime | None:
+        """When a timer is next due, or the lease holding it runs out (when this process may
+        take over a dead claimant's timer)."""
         async with self.store.read() as tx:
             return await tx.next_timer_due()
+
+    def timer_listener(
+        self, heard: Callable[[datetime | None], None]
+    ) -> Coroutine[Any, Any, None] | None:
+        """Hears of timers every process writes (`Store.timer_listener`); None on SQLite."""
+        return self.store.timer_listener(heard)
 
     async def claim_timers(
         self, owner: str, *, lease: timedelta, limit: int = 50

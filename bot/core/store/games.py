@@ -263,6 +263,9 @@ class GameQueries(ScheduleQueries):
         if hold_until is not None:
             changes.append((timer, (game_id, "end_turn", seat, version, to_ms(hold_until), ms)))
         counts = await self.conn.batch(changes, guarded=True)
+        for due in (announce_at, hold_until):
+            if due is not None and counts[0] == 1:
+                self.conn.timers_changed(to_ms(due))
         return counts[0] == 1
 
     async def actions(self, game_id: int, after: int = 0) -> list[ActionRow]:

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from ..errors import NoGameHere
-from ..records import DeadlineRules, TimerKind, TimerRow, UserNotes
+from ..records import DeadlineRules, Shards, TimerKind, TimerRow, UserNotes
 from .guards import Service, need_game
 
 
@@ -230,14 +230,21 @@ class Schedule(Service):
             raise NoGameHere(variant="unknown")
         return rules
 
-    async def games_waiting_on_humans(self, *, untimed: bool = False) -> list[int]:
+    async def games_waiting_on_humans(
+        self, *, untimed: bool = False, shards: Shards | None = None, mid_turn: bool = False
+    ) -> list[int]:
+        """Running games waiting on a person (see `Tx.active_games_waiting_on_humans`), of the
+        servers on `shards` only if given: one query."""
         async with self.store.read() as tx:
-            return await tx.active_games_waiting_on_humans(untimed=untimed)
+            return await tx.active_games_waiting_on_humans(
+                untimed=untimed, shards=shards, mid_turn=mid_turn
+            )
 
-    async def games_waiting_on_computers(self) -> list[int]:
-        """Running games whose computer player is to move (to resume them after a restart)."""
+    async def games_waiting_on_computers(self, shards: Shards | None = None) -> list[int]:
+        """Running games whose computer player is to move (to resume them after a restart), of
+        the servers on `shards` only if given: one query."""
         async with self.store.read() as tx:
-            return await tx.games_waiting_on_computers()
+            return await tx.games_waiting_on_computers(shards)
 
     async def count_open_games(self) -> int:
         """Games in a lobby or being played: a gauge for operators, and proof that the

@@ -46,6 +46,7 @@ from ..core.records import Shards, TimerRow
 from ..core.services import Services
 from ..core.store import Store
 from ..core.workers import Workers
+from ..ops import metrics
 from ..turns.deadlines import deadline_passed
 from ..turns.flow import TurnFlow
 from ..turns.reminders import Reminders
@@ -78,6 +79,11 @@ SYNC_LEASE_S = 120.0
 IDENTIFY_SPACING_S = 5.0
 #: How often a shard waiting for its bucket asks the database again.
 IDENTIFY_POLL_S = 0.25
+#: Session starts (IDENTIFYs) of Discord's daily budget a start never spends: below this many
+#: (plus the sessions it would start) it waits for the budget to reset instead.
+SESSION_RESERVE = 10
+#: While waiting for the budget, ask Discord again at least this often (seconds).
+SESSION_RECHECK_S = 300.0
 #: How often every game waiting on a computer player is looked at, in case nothing drives it.
 SWEEP_EVERY_S = 60.0
 
@@ -155,6 +161,10 @@ class AlhambraBot(BaseBot):
     def served_shards(self) -> Shards | None:
         """The shards this process serves (None: every server's games are its own)."""
         return None
+
+    def sessions_to_start(self) -> int:
+        """How many gateway sessions this process starts: one per shard it holds."""
+        return 1
 
     async def open_store(self) -> Store:
         """Create or upgrade the database and open it: `run` does it before logging in, so a
@@ -341,6 +351,11 @@ class ShardedAlhambraBot(AlhambraBot, commands.AutoShardedBot):
             return {}  # "auto": discord.py asks /gateway/bot how many, and runs them all
         return {"shard_count": settings.shards, "shard_ids": settings.shard_ids()}
 
+    def sessions_to_start(self) -> int:
+        if self.shard_ids is not None:
+            return len(self.shard_ids)
+        return self.shard_count or 1
+
     def served_shards(self) -> Shards | None:
         if self.shard_ids is None or self.shard_count is None:
             return None
@@ -394,6 +409,43 @@ class ShardedAlhambraBot(AlhambraBot, commands.AutoShardedBot):
                 log.warning("no session start limits from Discord (%s): one at a time", exc)
                 return 1
         return self._max_concurrency
+
+
+async def session_budget(
+    bot: AlhambraBot, *, reserve: int = SESSION_RESERVE, recheck: float = SESSION_RECHECK_S
+) -> bool:
+    """Before connecting: wait while Discord's daily budget of session starts
+    (`session_start_limit` of GET /gateway/bot) cannot pay for this process's sessions and
+    keep `reserve` left, logging why, until it resets; a crash loop then waits instead of
+    spending the budget (when it runs out Discord resets the bot's token). Returns False if
+    the bot was closed meanwhile. If Discord cannot say, it goes on (and says so)."""
+    while not bot.is_closed():
+        try:
+            _, _, raw = await bot.http.get_bot_gateway()
+            limits = discord.SessionStartLimits(**raw)
+        except (discord.DiscordException, KeyError, TypeError) as exc:
+            log.warning("no session start limits from Discord (%s): connecting anyway", exc)
+            return True
+        metrics.SESSION_STARTS_REMAINING.set(limits.remaining)
+        needed = bot.sessions_to_start()
+        if limits.remaining >= needed + reserve:
+            return True
+        wait = max(1.0, limits.reset_after / 1000)
+        log.warning(
+            "Discord's daily budget of session starts is nearly spent (%d of %d left; this "
+            "process starts %d and keeps %d in reserve): waiting %s for it to reset instead of "
+            "connecting. When it runs out Discord resets the bot's token: look for a process "
+            "that restarts in a loop",
+            limits.remaining,
+            limits.total,
+            needed,
+            reserve,
+            timedelta(seconds=round(wait)),
+        )
+        until = asyncio.get_running_loop().time() + min(wait, recheck)
+        while not bot.is_closed() and asyncio.get_running_loop().time() < until:
+            await asyncio.sleep(min(1.0, until - asyncio.get_running_loop().time()))
+    return False
 
 
 def build_bot(settings: Settings, **kwargs: Any) -> AlhambraBot:

@@ -25,7 +25,7 @@ import discord
 from ..config import ConfigError, Settings, load_settings
 from ..core.errors import DatabaseError, DatabaseUnreachable
 from ..ops import errors_reporting, logs
-from .client import AlhambraBot, build_bot
+from .client import AlhambraBot, build_bot, session_budget
 
 #: Exit statuses of `python -m bot run` and `sync` (the README lists them).
 EXIT_CONFIG = 2  # a setting is missing or malformed (DISCORD_TOKEN, ALHAMBRA_*)
@@ -90,9 +90,11 @@ def run(args: argparse.Namespace) -> int:
                 loop.add_signal_handler(getattr(signal, signame), _closer(bot))
         async with bot:
             await open_patiently(bot.open_store, tries)  # before any Discord traffic
+            await bot.observer.start()  # /livez answers while Discord is being reached
             await reach_discord(tries, bot.http.user_agent)
             await bot.login(token)
-            await bot.connect(reconnect=True)
+            if await session_budget(bot):  # not in a crash loop that spends Discord's budget
+                await bot.connect(reconnect=True)
 
     return _outcome(lambda: asyncio.run(serve()))
 

@@ -98,6 +98,8 @@ class TimerDispatcher:
         self._on_start = on_start
         self.max_sleep = max_sleep
         self._wake = asyncio.Event()
+        #: set when a timer heard of moved the next look earlier (sleep on, to the new time)
+        self._replan = asyncio.Event()
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         self._listener: asyncio.Task[None] | None = None
@@ -121,9 +123,16 @@ class TimerDispatcher:
 
     def heard(self, due: datetime | None) -> None:
         """Another process (or this one) wrote a timer due at `due`, or gave timers back, or
-        the listener reconnected (`None`: look again)."""
-        if not self._stopping:
-            self.wake(due)
+        the listener reconnected (`None`: look again now). A timer due later than the next look
+        changes nothing; one due sooner, but not yet, only moves the next look earlier (no
+        query: a busy cluster writes timers all the time); one due now is looked at now."""
+        if self._stopping:
+            return
+        if due is None or due <= self.services.clock.now():
+            self.wake()
+        elif self._next_look is not None and due < self._next_look:
+            self._next_look = due
+            self._replan.set()
 
     def wake(self, due: datetime | None = None) -> None:
         """Look at the timers again now (one was added or moved sooner); given `due`, the
@@ -245,5 +254,23 @@ class TimerDispatcher:
             if self._stopping:
                 break
             self._next_look = self.services.clock.now() + timedelta(seconds=delay)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), delay)
+            await self._sleep()
+
+    async def _sleep(self) -> None:
+        """Until the next look, or a wake; a timer heard of that is due sooner moves the next
+        look earlier (`heard`) and the sleep goes on to it."""
+        while not self._stopping and not self._wake.is_set():
+            assert self._next_look is not None
+            left = max(0.0, (self._next_look - self.services.clock.now()).total_seconds())
+            self._replan.clear()
+            woken = asyncio.ensure_future(self._wake.wait())
+            replanned = asyncio.ensure_future(self._replan.wait())
+            try:
+                done, _ = await asyncio.wait(
+                    {woken, replanned}, timeout=left, return_when=asyncio.FIRST_COMPLETED
+                )
+            finally:
+                woken.cancel()
+                replanned.cancel()
+            if not done:
+                return  # time to look

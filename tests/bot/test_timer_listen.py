@@ -163,3 +163,40 @@ async def test_without_listening_the_survivor_waits_for_its_poll(
     """What the listener fixes: polling alone, the survivor does not hear of them for minutes."""
     wrote, fired = await _dead_process_s_timers(postgres_url, tmp_path, listen=False)
     assert fired == {}, (wrote, fired)
+
+
+async def test_a_timer_heard_of_costs_no_query_until_it_is_due(postgres_url: str) -> None:
+    """A busy cluster writes timers all the time: hearing of one only moves the next look
+    earlier; the dispatcher queries when it is due, and fires it then."""
+    from test_start_up import Counted
+
+    from bot.core.records import TimerRow
+    from bot.turns.timers import TimerDispatcher
+
+    mine, other = await Store.open(postgres_url), await Store.open(postgres_url)
+    fired: list[tuple[int, float]] = []
+
+    async def record(timer: TimerRow) -> None:
+        fired.append((timer.id, SystemClock().now().timestamp()))
+
+    services = Services.build(mine, SystemClock())
+    dispatcher = TimerDispatcher(services, {"reminder": record}, max_sleep=300)
+    counter = Counted(mine)
+    try:
+        writer = Services.build(other, SystemClock())
+        game = await started(writer)
+        dispatcher.start()
+        await dispatcher.started.wait()
+        await asyncio.sleep(0.5)  # it looked, and sleeps
+        with counter.measuring():
+            due = SystemClock().now() + timedelta(seconds=2)
+            timer = await add_timer(writer, game.id, "reminder", due, seat=0)
+            await asyncio.sleep(1.0)
+            assert counter.count == 0, "heard, and only re-planned"
+            await _until(lambda: fired, 5)
+        [(fired_id, at)] = fired
+        assert fired_id == timer and 0 <= at - due.timestamp() < 1.0
+    finally:
+        await dispatcher.stop()
+        await mine.close()
+        await other.close()

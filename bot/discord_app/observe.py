@@ -139,7 +139,7 @@ class Observer:
     async def _healthz(self, request: web.Request) -> web.Response:
         problems: dict[str, Any] = {}
         if self.bot._services is None:
-            problems["database"] = "not open yet"
+            problems["database"] = "not in use yet (the bot is still starting)"
         else:
             try:
                 await asyncio.wait_for(self.bot.services.schedule.count_open_games(), timeout=5)

@@ -200,3 +200,36 @@ async def test_a_timer_heard_of_costs_no_query_until_it_is_due(postgres_url: str
         await dispatcher.stop()
         await mine.close()
         await other.close()
+
+
+async def test_the_listener_comes_back_after_postgresql_restarts(tmp_path: Path) -> None:
+    """A real blip: the whole server restarted under the listener (and the pool)."""
+    from postgres_server import PostgresServer
+
+    with PostgresServer() as server:
+        store = await Store.open(server.url())
+        heard: list[datetime | None] = []
+        task = await _listening(store, heard)
+        try:
+            services = Services.build(store, SystemClock())
+            game = await started(services)
+            heard.clear()
+            await asyncio.to_thread(
+                server._run,
+                *("pg_ctl", "-D", str(server.data), "-l", str(server.root / "server.log")),
+                *("-m", "fast", "-w", "restart"),
+            )
+            await _until(lambda: None in heard, 30)  # connected again, and told to look
+            heard.clear()
+            due = SystemClock().now() + timedelta(minutes=5)
+            for _ in range(50):  # the pool's connections died too: the first use may fail
+                with contextlib.suppress(Exception):
+                    await add_timer(services, game.id, "reminder", due, seat=0)
+                    break
+                await asyncio.sleep(0.1)
+            await _until(lambda: any(h is not None for h in heard))
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            await store.close()

@@ -55,6 +55,7 @@ from .announcer import ChannelAnnouncer
 from .context import BaseBot, report
 from .followers import FollowButton
 from .group import AlhambraCog
+from .help import HelpButton
 from .history import ArchiveButton, HistoryCommands, OpenGameSelect, ReplayButton, SheetButton
 from .lobby_message import LobbyButton
 from .messenger import DiscordMessenger
@@ -98,6 +99,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LogPageButton,
     ReplayButton,
     FollowButton,
+    HelpButton,
     ArchiveButton,
     OpenGameSelect,
     SheetButton,

@@ -364,5 +364,10 @@ class DatabaseError(Exception):
     """The database cannot be used by this version of the bot (not a user error)."""
 
 
+class DatabaseUnreachable(DatabaseError):
+    """The database did not answer, or dropped the connection (a server starting or
+    restarting, a network blip): it may answer in a moment, so start-up tries again."""
+
+
 class DatabaseTooNew(DatabaseError):
     """The database was written by a newer version of the bot."""

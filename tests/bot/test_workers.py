@@ -97,6 +97,25 @@ async def test_a_job_over_the_timeout_is_given_up_and_the_workers_start_again() 
         await workers.close()
 
 
+async def test_a_busy_queue_is_not_taken_for_a_stuck_worker() -> None:
+    """Three jobs of 0.6 s each for one worker with a 1 s timeout: the last waits 1.2 s in
+    the queue, but its own run is well within time, so nobody is told "busy" and the pool is
+    not restarted (which would have dropped what it held, under load again and again)."""
+    workers = Workers(1, timeout=1.0)
+    workers.start()
+    try:
+        await workers.run(_seconds, os.getpid)  # warmed up
+        done = await asyncio.gather(*(workers.run(_seconds, _nap, 0.6) for _ in range(3)))
+        assert done == [0.6, 0.6, 0.6] and workers.restarts == 0
+    finally:
+        await workers.close()
+
+
+def _nap(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
+
+
 async def test_a_worker_is_replaced_after_its_share_of_jobs() -> None:
     workers = Workers(1, max_tasks=2)
     workers.start()

@@ -9,8 +9,9 @@ So the bot sends each such job, a plain module-level function and picklable argu
 `ProcessPoolExecutor`: `size` workers (`ALHAMBRA_WORKERS`, default cores - 1), started with the
 `spawn` method (no copy of the bot's sockets or database connection in a child), each warmed up
 once by `initializer`, replaced after about `max_tasks` jobs each (a leak in a library cannot
-grow forever), and each job given `timeout` seconds: past it the pool is torn down and started
-again (a stuck worker cannot be cancelled otherwise) and the caller gets `Busy`. With size 0
+grow forever), and each job given `timeout` seconds (and as much again per round of jobs queued
+ahead of it, so a long queue is not mistaken for a stuck worker): past it the pool is torn down
+and started again (a stuck worker cannot be cancelled otherwise) and the caller gets `Busy`. With size 0
 the jobs run in a thread, as the terminal game and most tests do. A worker whose bot died
 without closing the pool (SIGKILL) notices within a second and exits: no orphans.
 

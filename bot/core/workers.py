@@ -9,8 +9,9 @@ So the bot sends each such job, a plain module-level function and picklable argu
 `ProcessPoolExecutor`: `size` workers (`ALHAMBRA_WORKERS`, default cores - 1), started with the
 `spawn` method (no copy of the bot's sockets or database connection in a child), each warmed up
 once by `initializer`, replaced after about `max_tasks` jobs each (a leak in a library cannot
-grow forever), and each job given `timeout` seconds: past it the pool is torn down and started
-again (a stuck worker cannot be cancelled otherwise) and the caller gets `Busy`. With size 0
+grow forever), and each job given `timeout` seconds (and as much again per round of jobs queued
+ahead of it, so a long queue is not mistaken for a stuck worker): past it the pool is torn down
+and started again (a stuck worker cannot be cancelled otherwise) and the caller gets `Busy`. With size 0
 the jobs run in a thread, as the terminal game and most tests do. A worker whose bot died
 without closing the pool (SIGKILL) notices within a second and exits: no orphans.
 
@@ -36,6 +37,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import math
 import multiprocessing
 import os
 import threading
@@ -137,6 +139,11 @@ class Workers:
         """`call` in the pool; a pool found broken (a worker died, now or while idle) is
         replaced and the job tried once more on the fresh one."""
         loop = asyncio.get_running_loop()
+        # the timeout is for a job's own run: one that waits behind others in the queue gets
+        # a turn of `timeout` per round of jobs ahead of it, so a busy queue is not taken
+        # for a stuck worker (a restart would drop every job queued, and each would wait
+        # again). A stuck job itself went in when the queue was as it was: it is found as soon.
+        allowed = self.timeout * max(1, math.ceil(self._pending / self.size))
         for attempt in (1, 2):
             pool = self._pool
             if pool is None:
@@ -155,10 +162,10 @@ class Workers:
                 pass
             else:
                 try:
-                    return await asyncio.wait_for(future, self.timeout)
+                    return await asyncio.wait_for(future, allowed)
                 except TimeoutError:
                     metrics.POOL_TIMEOUTS.inc()
-                    log.error("a worker job ran over %.0f s: restarting the workers", self.timeout)
+                    log.error("a worker job ran over %.0f s: restarting the workers", allowed)
                     self._restart(pool)
                     raise Busy() from None
                 except BrokenProcessPool:

@@ -54,7 +54,14 @@ from .announcer import ChannelAnnouncer
 from .context import BaseBot, report
 from .followers import FollowButton
 from .group import AlhambraCog
-from .history import ArchiveButton, HistoryCommands, OpenGameSelect, ReplayButton, SheetButton
+from .history import (
+    ArchiveButton,
+    HistoryCommands,
+    OpenGameSelect,
+    ReplayButton,
+    SeasonButton,
+    SheetButton,
+)
 from .lobby_message import LobbyButton
 from .messenger import DiscordMessenger
 from .observe import Observer, http_trace
@@ -95,6 +102,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ArchiveButton,
     OpenGameSelect,
     SheetButton,
+    SeasonButton,
     PlanButton,
     PlanSelect,
 )

@@ -99,12 +99,12 @@ def leaderboard_text(locale: str, board: Leaderboard, asker: int) -> str:
         lines.append(_line(locale, "leaderboard.you", board.mine))
     elif board.mine is None and board.top and board.season == board.current:
         lines.append(i18n.t(locale, "leaderboard.you_none"))
-    lines.append(i18n.t(locale, "leaderboard.scale"))
+    # the fine print as Discord's small text ("-# " must open the line, before any mark)
+    lines.append(f"-# {i18n.t(locale, 'leaderboard.scale')}")
     if board.current > 1:
         last = board.current - 1
-        lines.append(
-            i18n.t(locale, "leaderboard.seasons", last=last, command=command(locale, last))
-        )
+        key = "leaderboard.season_before" if last == 1 else "leaderboard.seasons_before"
+        lines.append(f"-# {i18n.t(locale, key, last=last, command=command(locale, last))}")
     return "\n".join(lines)
 
 

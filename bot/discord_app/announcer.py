@@ -8,40 +8,21 @@ from typing import Any
 
 import discord
 
-from engine import ScoringHeld, SeatView
+from engine import ScoringHeld
 
-from ..core.ratings import RatingChange
 from ..core.records import GameInfo
 from ..core.results import ActResult
 from ..text import i18n
 from ..text.present import hints_line, player_names, results_lines, short_lines, told_lines
-from ..text.ratings import change_line
 from ..turns.ports import ChannelRefused, MessageRef, Spawn
 from ..turns.telling import Telling
 from .followers import tell_followers
 from .markup import inert, jump_link, pinging, place_of, public_names
 from .pictures import growth_file, scores_file
-from .results_message import results_buttons
+from .results_message import ratings_line, results_buttons
 from .turn_message import turn_message
 
 log = logging.getLogger("alhambra.play")
-
-
-def ratings_line(
-    locale: str, game: GameInfo, public: SeatView, changes: tuple[RatingChange, ...]
-) -> str:
-    """How a rated game moved its players' ratings, the players in the order they finished
-    (one who lost their seat, last, by mention: the bot never pings in results)."""
-    names = public_names(game, locale)
-    ranks = public.ranks or tuple(range(len(names)))
-    seats = sorted(
-        (s for s in game.seats if s.seat is not None and s.user_id is not None),
-        key=lambda s: (ranks[s.seat] if s.seat is not None else 0, s.seat),
-    )
-    by_user = {
-        s.user_id: names[s.seat] for s in seats if s.user_id is not None and s.seat is not None
-    }
-    return change_line(locale, changes[0].season, by_user, changes)
 
 
 class ChannelAnnouncer:
@@ -94,7 +75,7 @@ class ChannelAnnouncer:
                 if telling.hints:  # the game's statistics: who asked the computer for help
                     lines.append(hints_line(locale, names, telling.hints))
                 if telling.ratings:  # a rated game: how it moved each player's rating
-                    lines.append(ratings_line(locale, game, public, telling.ratings))
+                    lines.append(ratings_line(locale, game, telling.ratings, public.ranks))
             # the results offer the finished game's score sheet, log and boards
             extra: dict[str, Any] = {"view": results_buttons(game, locale)} if telling.over else {}
             # the round just held in detail, with the counts and ranks behind its points

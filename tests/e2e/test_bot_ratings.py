@@ -271,12 +271,30 @@ async def test_a_rated_game_abandoned_while_running_is_in_the_archive(
     async with run_bot(make_bot()) as bot:
         ana = await speaker(sim, "ana", locale, channel)
         bruno = await speaker(sim, "bruno", locale, channel)
-        await sim.slash(ana, "alhambra new", channel=channel, rated=True, thread=False)
+        await sim.slash(
+            ana, "alhambra new", channel=channel, rated=True, thread=False, language=locale
+        )
         await sim.slash(bruno, "alhambra join", channel=channel)
         await sim.slash(ana, "alhambra start", channel=channel)
         game = await bot.services.lobby.game_in_channel(channel.id)
-        await sim.slash(ana, "alhambra abandon", channel=channel)
+        ended = (await sim.slash(ana, "alhambra abandon", channel=channel)).response
         assert (await bot.services.lobby.game(game.id)).status == "abandoned"
+        # its end says how it moved the ratings, as a finished game's results do
+        said = i18n.plain(ended.content).splitlines()
+        assert said[0] == plain(locale, "reply.abandoned_rated", name="ana")
+        board = dict(await bot.services.archive.leaderboard(guild.id))
+        for user in (bruno, ana):  # the others share first; the host is last
+            after = board[user.id].points
+            moved = plain(
+                locale,
+                "ratings.change",
+                name=user.name,
+                before=figure(locale, 1500),
+                after=figure(locale, after),
+                delta=signed(locale, after - 1500),
+            )
+            assert moved in said[1], (moved, said)
+        assert board[bruno.id].points > 1500 > board[ana.id].points
         assert {c.user_id for c in await bot.services.archive.rating_changes(game.id)} == {
             ana.id,
             bruno.id,

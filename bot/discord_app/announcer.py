@@ -17,9 +17,9 @@ from ..text.present import hints_line, player_names, results_lines, short_lines,
 from ..turns.ports import ChannelRefused, MessageRef, Spawn
 from ..turns.telling import Telling
 from .followers import tell_followers
-from .markup import inert, jump_link, pinging, place_of, public_names
+from .markup import inert, jump_link, pinging, place_of, public_names, ratings_line
 from .pictures import growth_file, scores_file
-from .results_message import ratings_line, results_buttons
+from .results_message import results_buttons
 from .turn_message import turn_message
 
 log = logging.getLogger("alhambra.play")
@@ -118,7 +118,11 @@ class ChannelAnnouncer:
         # the game's followers read what the channel was just told, each in their DMs
         if telling.followers:
             link = jump_link(game.guild_id, game.channel_id, told.id)
-            self._spawn(tell_followers(self.client, game, turns, public, link, telling.followers))
+            self._spawn(
+                tell_followers(
+                    self.client, game, turns, public, link, telling.followers, telling.ratings
+                )
+            )
         return shown
 
     async def _growth(

@@ -43,9 +43,8 @@ from .context import (
     user_locale,
 )
 from .lobby_message import announce_start, lobby_embed, lobby_view, refresh_lobby
-from .markup import inert, jump_link, public_names
+from .markup import inert, jump_link, public_names, ratings_line
 from .pictures import POINTS_FILE, points_file, table_file
-from .results_message import ratings_line
 from .sight import view_channel
 from .translator import T
 

@@ -35,8 +35,7 @@ from .context import (
     reply,
     user_locale,
 )
-from .markup import inert, jump_link, place_of, stamp, turn_link
-from .results_message import ratings_line
+from .markup import inert, jump_link, place_of, ratings_line, stamp, turn_link
 from .translator import T
 
 Choices = list[app_commands.Choice[str]]

@@ -6,19 +6,15 @@ names the finished game), for anyone in that game's own channel and server.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Literal
 
 import discord
 
 from ..core.errors import InvalidRequest
-from ..core.ratings import RatingChange
 from ..core.records import GameInfo
 from ..text import i18n
-from ..text.ratings import change_line
 from .components import GameItem
 from .context import bot_of, handling, here
-from .markup import public_names
 from .replies import show_boards, show_log, show_scores
 
 ResultsOp = Literal["scores", "log", "boards"]
@@ -64,23 +60,3 @@ def results_buttons(game: GameInfo, locale: str) -> discord.ui.View:
     for op in RESULTS_OPS:
         view.add_item(ResultsButton(game.id, op, i18n.t(locale, f"button.{op}")))
     return view
-
-
-def ratings_line(
-    locale: str,
-    game: GameInfo,
-    changes: Sequence[RatingChange],
-    ranks: Sequence[int] | None = None,
-) -> str:
-    """How a rated game moved its players' ratings: the players in the order they finished
-    (`ranks` per seat), or, for a game that ended without a finish, the biggest gain first; one
-    whose seat a computer took is named by mention (the bot never pings in these posts)."""
-    names = public_names(game, locale)
-    moved = {c.user_id: c.delta for c in changes}
-    seated = [s for s in game.seats if s.seat is not None and s.user_id is not None]
-    if ranks is not None:
-        seated.sort(key=lambda s: (ranks[s.seat] if s.seat is not None else 0, s.seat))
-    else:
-        seated.sort(key=lambda s: (-moved.get(s.user_id or 0, 0), s.seat))
-    by_user = {s.user_id: names[s.seat] for s in seated if s.user_id and s.seat is not None}
-    return change_line(locale, changes[0].season, by_user, changes)

@@ -77,6 +77,8 @@ async def test_the_results_of_a_rated_game_say_how_each_rating_moved(
         await sim.slash(ana, "alhambra start", channel=channel)
         await bot.idle()
         game = await bot.services.lobby.game_in_channel(channel.id)
+        dora = await speaker(sim, "dora", locale, channel)  # follows the game by DM
+        await sim.slash(dora, "alhambra follow", channel=channel, how="dm")
         state = await _to_the_last_move(bot.services, game.id, seed=11)
         users = {ana.id: ana, bruno.id: bruno}
         table = Table(sim, channel, db_path, users)
@@ -111,6 +113,9 @@ async def test_the_results_of_a_rated_game_say_how_each_rating_moved(
             delta=signed(locale, after - 1500),
         )
         assert moved in line, (moved, line)
+    # the follower's DM of the results says it too
+    told = i18n.plain(sim.dms(dora)[-1].content)
+    assert title in told and line in told.splitlines()
     if locale == "en":  # as a reader sees it
         winner = max(board, key=lambda u: board[u].points)
         gain = board[winner].points - 1500

@@ -39,3 +39,8 @@ CREATE TABLE rating_changes (
     sigma_after DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (game_id, user_id)
 );
+
+-- The leaderboard's order (the conservative figure, `core.ratings.Rating.ordinal`), so a server's
+-- top and one player's rank are read from an index.
+CREATE INDEX ratings_by_figure ON ratings (guild_id, (mu - 3 * sigma));
+CREATE INDEX season_ratings_by_figure ON season_ratings (guild_id, season, (mu - 3 * sigma));

@@ -13,6 +13,7 @@ from engine import ScoringHeld
 from ..core.records import GameInfo
 from ..core.results import ActResult
 from ..text import i18n
+from ..text.help import results_pointer
 from ..text.present import hints_line, player_names, results_lines, short_lines, told_lines
 from ..turns.ports import ChannelRefused, MessageRef, Spawn
 from ..turns.telling import Telling
@@ -76,6 +77,7 @@ class ChannelAnnouncer:
                     lines.append(hints_line(locale, names, telling.hints))
                 if telling.ratings:  # a rated game: how it moved each player's rating
                     lines.append(ratings_line(locale, game, telling.ratings, public.ranks))
+                lines.append(results_pointer(locale, game.id))
             # the results offer the finished game's score sheet, log and boards
             extra: dict[str, Any] = {"view": results_buttons(game, locale)} if telling.over else {}
             # the round just held in detail, with the counts and ranks behind its points

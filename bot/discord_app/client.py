@@ -54,6 +54,7 @@ from .announcer import ChannelAnnouncer
 from .context import BaseBot, report
 from .followers import FollowButton
 from .group import AlhambraCog
+from .help import HelpButton
 from .history import (
     ArchiveButton,
     HistoryCommands,
@@ -99,6 +100,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LogPageButton,
     ReplayButton,
     FollowButton,
+    HelpButton,
     ArchiveButton,
     OpenGameSelect,
     SheetButton,

@@ -25,6 +25,7 @@ from ..core.records import GameInfo
 from ..core.results import LoggedTurn
 from ..ops import metrics
 from ..text import i18n
+from ..text.help import results_pointer
 from ..text.present import bounded, results_lines, told_lines
 from .components import GameItem
 from .context import BaseBot, bot_of, handling, reply, user_locale
@@ -170,6 +171,7 @@ async def tell_followers(
             lines += results_lines(locale, names, public)
             if ratings:  # a rated game: how it moved each rating, as the channel was told
                 lines.append(ratings_line(locale, game, ratings, public.ranks))
+            lines.append(results_pointer(locale, game.id))
         ui = discord.ui.View(timeout=None)
         ui.add_item(FollowButton(game.id, "stop", i18n.t(locale, "button.unfollow")))
         delivery = await send_dm(client, user_id, content=bounded("\n".join(lines)), view=ui)

@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from .context import BaseBot
 from .followers import FollowCommands
+from .help import HelpCommands
 from .lobby import LobbyCommands
 from .long_games import AsyncCommands
 from .play_commands import PlayCommands
@@ -23,6 +24,7 @@ class AlhambraCog(
     PlayCommands,
     AsyncCommands,
     FollowCommands,
+    HelpCommands,
     commands.GroupCog,
     group_name="alhambra",
     group_description=T("cmd.group.description"),

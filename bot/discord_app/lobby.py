@@ -458,6 +458,11 @@ class LobbyCommands(commands.Cog):
                 value="\n".join(points_table(locale))[:FIELD_LIMIT],
                 inline=False,
             )
+            embed.add_field(
+                name=i18n.t(locale, "rules.plans.title"),
+                value=i18n.t(locale, "rules.plans.body"),
+                inline=False,
+            )
             embed.set_image(url=f"attachment://{POINTS_FILE}")
             await acknowledge(interaction)
             await reply(interaction, embed=embed, file=await points_file(locale))

@@ -22,6 +22,7 @@ from ..turns.reminders import notice_for
 from .components import GameItem
 from .context import BaseBot, bot_of, handling, here
 from .followers import follow_button
+from .help import HelpButton
 from .markup import public_names
 from .turn_message import turn_message
 
@@ -128,6 +129,7 @@ def lobby_view(game: GameInfo, locale: str) -> discord.ui.View:
     for op in LOBBY_OPS:
         view.add_item(LobbyButton(game.id, game.version, op, i18n.t(locale, f"button.{op}")))
     view.add_item(follow_button(game.id, locale))
+    view.add_item(HelpButton(i18n.t(locale, "button.help")))
     return view
 
 

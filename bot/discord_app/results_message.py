@@ -15,6 +15,7 @@ from ..core.records import GameInfo
 from ..text import i18n
 from .components import GameItem
 from .context import bot_of, handling, here
+from .help import HelpButton
 from .replies import show_boards, show_log, show_scores
 
 ResultsOp = Literal["scores", "log", "boards"]
@@ -59,4 +60,5 @@ def results_buttons(game: GameInfo, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for op in RESULTS_OPS:
         view.add_item(ResultsButton(game.id, op, i18n.t(locale, f"button.{op}")))
+    view.add_item(HelpButton(i18n.t(locale, "button.help")))
     return view

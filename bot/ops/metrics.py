@@ -61,6 +61,11 @@ COMPUTER_RETRIES = Counter(
     "alhambra_computer_retries",
     "Computer players' turns that failed (a worker, the disk, the database) and are tried again.",
 )
+COMPUTER_CHEAPER = Counter(
+    "alhambra_computer_cheaper",
+    "Computer decisions taken at the easy level after failing at their own level several times "
+    "in a row (workers too slow or dead).",
+)
 TIMER_LAG = Histogram(
     "alhambra_timer_lag_seconds",
     "How late a durable timer fired: fired minus due.",

@@ -50,6 +50,9 @@ MAX_PLAN_STEPS = 8
 #: so a game is moving again within a minute of the trouble passing.
 COMPUTER_RETRY = timedelta(seconds=2)
 COMPUTER_RETRY_MOST = timedelta(seconds=30)
+#: failed tries in a row after which a computer player's decision is a cheap level's
+CHEAPER_AFTER = 3
+CHEAP_LEVELS = frozenset({"random", "easy"})
 #: A turn its player wants ended, left waiting because ending it failed, is ended this much later.
 END_TURN_RETRY = timedelta(seconds=5)
 #: Refusals that mean the game moved on without the computer player (a person acted, another
@@ -90,6 +93,8 @@ class TurnFlow:
         self._computer_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
+        #: the failed tries in a row of each game's computer player (none once one moves)
+        self._computer_failures: dict[int, int] = {}
         #: turns this process posted whose note it could not write yet (game id to version and
         #: the message on show): a retry notes it without posting the turn twice
         self._posted: dict[int, tuple[int, MessageRef | None]] = {}
@@ -450,11 +455,20 @@ class TurnFlow:
         moving on (a worker hung or dead, a full disk, a lost database connection) is tried
         again by a durable `computer` timer, sooner after a first failure than after the next
         (`attempt` counts them), and the periodic sweep would find the game anyway."""
+        # a sweep or a restart of the drive starts at 0: the failures in a row are this
+        # process's count, so the cheaper level still comes after the same few tries
+        attempt = max(attempt, self._computer_failures.get(game_id, 0))
         try:
             async with self._computer_locks.setdefault(game_id, asyncio.Lock()):
-                while await self.computer_step(game_id, locale) is not None:
-                    attempt = 0  # a move went through: any later failure is a first one
+                while (
+                    step := await self.computer_step(game_id, locale, attempt=attempt)
+                ) is not None:
+                    if step.turn_over:  # the turn went through: a later failure is a first one
+                        attempt = 0  # (within the turn, a cheaper level decides to its end)
+                        self._computer_failures.pop(game_id, None)
+            self._computer_failures.pop(game_id, None)
         except MOVED_ON as exc:  # a human acted meanwhile, or the game ended: nothing to do
+            self._computer_failures.pop(game_id, None)
             log.info("computer player of game %s stopped: %s", game_id, exc.code)
         except (Exception, asyncio.CancelledError) as exc:
             if isinstance(exc, asyncio.CancelledError) and tasks.being_cancelled():
@@ -463,6 +477,7 @@ class TurnFlow:
                 log.warning("computer player of game %s failed: %s", game_id, exc.code)
             else:
                 log.exception("computer player of game %s failed", game_id)
+            self._computer_failures[game_id] = attempt + 1
             await self._computers_later(game_id, attempt)
 
     async def _computers_later(self, game_id: int, attempt: int) -> None:
@@ -499,16 +514,31 @@ class TurnFlow:
             started += 1
         return started
 
-    async def computer_step(self, game_id: int, locale: str) -> ActResult | None:
+    async def computer_step(
+        self, game_id: int, locale: str, *, attempt: int = 0
+    ) -> ActResult | None:
         """One decision of the computer player whose turn it is (announced if it ends the
-        turn); None if a human is to play or the game is over."""
+        turn); None if a human is to play or the game is over. After `CHEAPER_AFTER` failed
+        tries in a row (`attempt`) the decision is the `easy` level's, which takes
+        milliseconds: a machine too loaded for a `hard` decision within the workers' time
+        would otherwise hold the game for as long as the load lasts."""
         game = await self.services.lobby.game(game_id)
         if game.status != "active" or game.current_seat is None:
             return None
         seat = game.at_seat(game.current_seat)
         if seat is None or not seat.is_computer:
             return None
-        decision = await decide(self.services, game_id, game.current_seat, seat.level or "easy")
+        level = seat.level or "easy"
+        if attempt >= CHEAPER_AFTER and level not in CHEAP_LEVELS:
+            log.warning(
+                "game %s: the %s computer player failed %d times in a row: easy decides",
+                game_id,
+                level,
+                attempt,
+            )
+            metrics.COMPUTER_CHEAPER.inc()
+            level = "easy"
+        decision = await decide(self.services, game_id, game.current_seat, level)
         if decision is None:
             return None
         result = await self.services.play.act_for_computer(

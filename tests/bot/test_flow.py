@@ -9,13 +9,15 @@ from collections.abc import Coroutine
 from typing import Any
 
 import pytest
-from service_helpers import HOST, started, state
+from service_helpers import HOST, lobby, started, state
 
-from bot.core.errors import NotYourTurn
+from bot.core import workers
+from bot.core.errors import Busy, NotYourTurn
 from bot.core.records import GameInfo, TimerRow
 from bot.core.results import ActResult
 from bot.core.services import ANNOUNCE_GRACE, Services
-from bot.turns.flow import TurnFlow
+from bot.turns.computers import choose
+from bot.turns.flow import CHEAPER_AFTER, TurnFlow
 from bot.turns.telling import Telling
 from engine import EndTurn, Skip, Skipped, TakeMoney, TurnEnded, Undo
 
@@ -267,3 +269,52 @@ async def test_a_refused_announcement_is_kept_and_retried_with_back_off(
     assert told.version == result.version and told.turn_events == result.turn_events
     assert told.events == result.events and told.seat == result.seat
     assert await _announcements(services, game.id) == []
+
+
+class SlowForHardLevels(workers.Workers):
+    """Workers on a machine too loaded for anything but a cheap decision in time: a `hard`
+    computer player's decision is given up on (`Busy`), an `easy` one goes through."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+        self.levels: list[str] = []
+
+    async def run(self, metric: Any, fn: Any, /, *args: Any, **kw: Any) -> Any:
+        if fn is choose:
+            self.levels.append(args[0])
+            if args[0] != "easy":
+                raise Busy()
+        return await super().run(metric, fn, *args, **kw)
+
+
+async def test_a_computer_too_slow_for_its_level_still_plays_after_a_few_tries(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The workers never finish a hard decision (a machine overloaded for good): after
+    `CHEAPER_AFTER` failures in a row the easy level decides, and the game goes on, however
+    the tries come (its retry timer, or the sweep starting it again from 0)."""
+    slow = SlowForHardLevels()
+    monkeypatch.setattr(workers, "_current", slow)
+    announcer = RecordingAnnouncer()
+    flow = TurnFlow(services, announcer)
+    game = await lobby(services, humans=1, computers=0)
+    game = await services.lobby.add_computer(game.id, HOST, level="hard")
+    game = (await services.lobby.start(game.id, HOST)).game
+    if game.current_player is not None and not game.current_player.is_computer:
+        await flow.act(game.id, HOST, await _take(services, game), game.version, locale="en")
+        game = await services.lobby.game(game.id)
+        while game.current_player is not None and game.current_player.user_id == HOST:
+            await flow.act(game.id, HOST, EndTurn(), game.version, locale="en")
+            game = await services.lobby.game(game.id)
+    assert game.current_player is not None and game.current_player.is_computer
+    before = game.version
+    for _ in range(CHEAPER_AFTER):  # each start fails: the sweep's (attempt 0) among them
+        await flow.play_computers(game.id, "en")
+        assert (await services.lobby.game(game.id)).version == before
+    assert slow.levels == ["hard"] * CHEAPER_AFTER
+    await flow.play_computers(game.id, "en")  # the next try: easy decides, the game goes on
+    now = await services.lobby.game(game.id)
+    assert now.current_player is not None and now.current_player.user_id == HOST
+    assert slow.levels[CHEAPER_AFTER] == "easy" and now.version > before
+    # once it moved, its own level decides again at its next turn
+    assert flow._computer_failures == {}

@@ -95,7 +95,15 @@ async def test_the_results_show_the_finished_game(sim, run_bot, make_bot, db_pat
     async with run_bot(make_bot()) as bot:
         results, _ = await _finished_game(sim, bot, db_path, channel, users)
         game_id = stored_game(db_path, channel.id)[0]
-        assert results.button_labels() == ["Score sheet", "Log", "Every Alhambra"]
+        assert results.button_labels() == ["Score sheet", "Log", "Every Alhambra", "Help"]
+        # where to look back at this very game, by the commands' real names, and the help
+        assert f"`/alhambra-history replay game:{game_id}`" in results.content
+        assert f"`/alhambra-history review game:{game_id}`" in results.content
+        assert "`/alhambra help`" in results.content
+        helped = await sim.click(japanese, results, "Help")  # in the clicker's language
+        assert helped.ephemeral and helped.response.embed["title"] == i18n.t("ja", "help.title")
+        replay = await sim.slash(watcher, "alhambra-history replay", channel=channel, game=game_id)
+        assert replay.ephemeral and f"#{game_id}" in replay.text  # (the review: test_bot_review)
 
         # anyone in the channel, player or not, may look
         sheet = await sim.click(watcher, results, "Score sheet")

@@ -76,7 +76,7 @@ async def test_a_lobby_gathers_players_and_starts(sim, run_bot, make_bot, table,
         opened = await open_game(sim, u["ann"], channel, holes="strict")
         lobby = opened.response
         assert lobby is not None and not lobby.ephemeral
-        assert lobby.button_labels() == ["Join", "Leave", "Start", "Follow"]
+        assert lobby.button_labels() == ["Join", "Leave", "Start", "Follow", "Help"]
         assert "strict" in opened.text and "ann" in opened.text
         assert "Turn deadline: No deadline" in opened.text
 

@@ -67,7 +67,7 @@ async def test_a_new_game_gets_a_thread_and_the_channel_keeps_one_line(
         assert note.ephemeral and note.visible_to is u["ann"]
         assert f"https://discord.com/channels/{guild.id}/{thread.id}" in note.content
         (lobby,) = sim.channel_messages(thread)
-        assert lobby.button_labels() == ["Join", "Leave", "Start", "Follow"]
+        assert lobby.button_labels() == ["Join", "Leave", "Start", "Follow", "Help"]
         assert "ann" in lobby.embed["fields"][0]["value"]
         [(_, home, status)] = games(db_path)
         assert (home, status) == (thread.id, "lobby")
@@ -149,7 +149,13 @@ async def test_without_create_public_threads_the_game_is_in_the_channel_and_the_
     async with run_bot(make_bot()) as bot:
         opened = await sim.slash(u["ann"], "alhambra new", channel=channel)
         lobby = opened.response
-        assert lobby is not None and lobby.button_labels() == ["Join", "Leave", "Start", "Follow"]
+        assert lobby is not None and lobby.button_labels() == [
+            "Join",
+            "Leave",
+            "Start",
+            "Follow",
+            "Help",
+        ]
         note = (await opened.wait_followups(1)).followups[0]
         assert note.ephemeral and note.visible_to is u["ann"]
         assert "“Create Public Threads” permission" in note.content
@@ -176,7 +182,7 @@ async def test_a_channel_that_forbids_threads_gets_its_games_in_the_channel(
         opened = await sim.slash(u["cid"], "alhambra new", channel=channel)
         note = (await opened.wait_followups(1)).followups[0]
         assert "「公開スレッドの作成」" in note.content and " " not in note.content
-        assert opened.response.button_labels() == ["Join", "Leave", "Start", "Follow"]
+        assert opened.response.button_labels() == ["Join", "Leave", "Start", "Follow", "Help"]
         elsewhere = await sim.slash(u["ann"], "alhambra new", channel=other)
         await elsewhere.wait_followups(1)
         assert elsewhere.response.thread is not None
@@ -184,7 +190,7 @@ async def test_a_channel_that_forbids_threads_gets_its_games_in_the_channel(
         silent = await sim.slash(u["bob"], "alhambra new", channel=mute)
         note = (await silent.wait_followups(1)).followups[0]
         assert "“Send Messages in Threads” permission" in note.content
-        assert silent.response.button_labels() == ["Join", "Leave", "Start", "Follow"]
+        assert silent.response.button_labels() == ["Join", "Leave", "Start", "Follow", "Help"]
     assert [t.parent for t in threads(sim)] == [other]
 
 
@@ -199,7 +205,13 @@ async def test_a_thread_discord_refuses_turns_the_opening_line_into_the_lobby(
         note = (await opened.wait_followups(1)).followups[0]
         assert "“Create Public Threads”" in note.content
         lobby = opened.response
-        assert lobby.content == "" and lobby.button_labels() == ["Join", "Leave", "Start", "Follow"]
+        assert lobby.content == "" and lobby.button_labels() == [
+            "Join",
+            "Leave",
+            "Start",
+            "Follow",
+            "Help",
+        ]
         await sim.click(u["ann"], lobby, "Join")
         assert "ann" in lobby.embed["fields"][0]["value"]
     assert sim.channel_messages(channel) == [lobby] and threads(sim) == []
@@ -243,7 +255,7 @@ async def test_thread_false_plays_in_the_channel_as_before(
     _, channel, u = table
     async with run_bot(make_bot()) as bot:
         opened = await open_game(sim, u["ann"], channel)
-        assert opened.response.button_labels() == ["Join", "Leave", "Start", "Follow"]
+        assert opened.response.button_labels() == ["Join", "Leave", "Start", "Follow", "Help"]
         await bot.calm()
         assert opened.followups == []
     assert threads(sim) == [] and sim.channel_messages(channel) == [opened.response]
@@ -263,6 +275,7 @@ async def test_inside_a_thread_the_game_is_played_right_there(
             "Leave",
             "Start",
             "Follow",
+            "Help",
         ]
         await sim.click(u["bob"], lobby, "Join")
         await bot.calm()

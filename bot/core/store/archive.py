@@ -133,13 +133,15 @@ class ArchiveQueries(Rows):
     # --- ratings ----------------------------------------------------------------------------------
 
     async def ratings(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, Rating]:
+        """The current season's ratings of these players (locked in a write, so a season
+        closing meanwhile waits for the game that moves them, or that game for it)."""
         wanted = tuple(user_ids)
         if not wanted:
             return {}
         marks = ", ".join("?" for _ in wanted)
         rows = await self.rows(
             f"SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? "
-            f"AND user_id IN ({marks})",
+            f"AND user_id IN ({marks}){self._lock}",
             (guild_id, *wanted),
         )
         return {int(r[0]): Rating(float(r[1]), float(r[2]), int(r[3])) for r in rows}
@@ -203,7 +205,9 @@ class ArchiveQueries(Rows):
 
     async def close_season(self, guild_id: int, season: int, user_id: int, now: datetime) -> None:
         """Keep the server's ratings as season `season`'s, and start season `season + 1` with
-        none (`season` must be the current one)."""
+        none (`season` must be the current one). The server's ratings are locked first (on
+        PostgreSQL), so a rated game ending meanwhile counts wholly in one season or the other."""
+        await self.rows(f"SELECT user_id FROM ratings WHERE guild_id = ?{self._lock}", (guild_id,))
         await self.keep_season(guild_id, season)
         await self.run(
             "INSERT INTO seasons (guild_id, season, started_at, started_by) VALUES (?, ?, ?, ?)",

@@ -11,7 +11,14 @@ import pytest
 from bot.discord_app.client import DYNAMIC_ITEMS
 from bot.discord_app.components import GameItem
 from bot.discord_app.followers import FollowButton
-from bot.discord_app.history import ArchiveButton, OpenGameSelect, ReplayButton, SheetButton
+from bot.discord_app.help import HelpButton
+from bot.discord_app.history import (
+    ArchiveButton,
+    OpenGameSelect,
+    ReplayButton,
+    SeasonButton,
+    SheetButton,
+)
 from bot.discord_app.lobby_message import LobbyButton
 from bot.discord_app.panel import PanelButton, PanelSelect
 from bot.discord_app.plan_panel import PlanButton, PlanSelect
@@ -30,6 +37,8 @@ SAMPLES: list[tuple[GameItem[Any], dict[str, object]]] = [
     (ReplayButton(12, 40, slot=3), {"game_id": 12, "step": 40}),
     (OpenGameSelect(20), {"offset": 20}),
     (ArchiveButton(0, 4242), {"offset": 0, "user_id": 4242}),
+    (SeasonButton(3), {"season": 3}),
+    (HelpButton(), {}),
     (FollowButton(12, "thread"), {"game_id": 12, "op": "thread"}),
     (PlanButton(12, "drop"), {"game_id": 12, "op": "drop"}),
     (PlanSelect(12, "q2-CR5+DH2"), {"game_id": 12, "step": "q2-CR5+DH2"}),

@@ -50,7 +50,10 @@ VOLUME ["/data"]
 # step. The bot creates and migrates it before logging in to Discord, so a new container is
 # healthy within seconds; a full or read-only volume, a root-owned file, a damaged file or a
 # schema left behind by another version turns it unhealthy.
-HEALTHCHECK --interval=60s --timeout=10s --start-period=30s --retries=3 \
+# The first check runs one interval (30 s) after the container starts: until then `docker ps`
+# says "health: starting". `--start-interval` would check sooner, but older Docker (20.10)
+# refuses the flag. docs/deploy/compose.yaml checks liveness instead (`health --live`).
+HEALTHCHECK --interval=30s --timeout=10s --start-period=30s --retries=3 \
     CMD ["python", "-m", "bot", "health"]
 
 CMD ["python", "-m", "bot"]

@@ -10,6 +10,7 @@ python -m bot verify-db [PATH]   replay every game and compare with its stored s
 python -m bot backup PATH        write a consistent copy of the database to PATH
 python -m bot restore BACKUP     put a backup in place of the database (the bot stopped)
 python -m bot health [PATH]      exit 0 if the database can be written and its schema is current
+python -m bot health --live      exit 0 if the running bot answers on its /livez (liveness)
 python -m bot port-db SRC DST    copy a SQLite database into PostgreSQL (re-runnable)
 python -m bot ratings --rebuild  recompute every server's ratings from its rated games' results
 python -m bot play               a game in the terminal against computer players (no Discord)
@@ -101,6 +102,13 @@ def build_parser() -> argparse.ArgumentParser:
         "saying why.",
     )
     _database_argument(health)
+    health.add_argument(
+        "--live",
+        action="store_true",
+        help="instead, check only that the running bot answers (its /livez on "
+        "ALHAMBRA_METRICS_PORT), whatever its database or Discord do: the liveness check of "
+        "docs/deploy/compose.yaml",
+    )
     health.set_defaults(func=database.health)
 
     port = commands.add_parser(

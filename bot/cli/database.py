@@ -14,8 +14,10 @@ import asyncio
 import os
 import sqlite3
 import sys
+import urllib.error
+import urllib.request
 
-from ..config import ConfigError, db_address, db_password, default_db
+from ..config import ConfigError, db_address, db_password, default_db, load_settings
 from ..core.db import is_postgres_url, redact
 from ..core.errors import DatabaseError
 from ..core.migrate import load_migrations
@@ -34,6 +36,8 @@ def _target(command: str, given: str | None) -> str | None:
 
 
 def health(args: argparse.Namespace) -> int:
+    if getattr(args, "live", False):
+        return live()
     path = _target("health", args.path)
     if path is None:
         return 1
@@ -53,6 +57,38 @@ def health(args: argparse.Namespace) -> int:
         print(f"health: {path} is at schema step {version}, not {latest}", file=sys.stderr)
         return 1
     print(f"health: ok ({path}, schema step {version})")
+    return 0
+
+
+def live(timeout: float = 5.0) -> int:
+    """`health --live`: whether the running bot's event loop answers (its `/livez` on
+    `ALHAMBRA_METRICS_PORT`), whatever its database or Discord do: a liveness check, so a
+    database blip does not mark every process unhealthy at once."""
+    try:
+        port = load_settings().metrics_port
+    except ConfigError as exc:
+        print(f"health: {exc}", file=sys.stderr)
+        return 1
+    if port is None:
+        print(
+            "health: --live asks the bot's /livez: set ALHAMBRA_METRICS_PORT (as the bot has it)",
+            file=sys.stderr,
+        )
+        return 1
+    url = f"http://127.0.0.1:{port}/livez"
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as answer:
+            status = answer.status
+    except urllib.error.HTTPError as exc:
+        status = exc.code
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "reason", None) or exc
+        print(f"health: the bot does not answer at {url} ({reason})", file=sys.stderr)
+        return 1
+    if status != 200:
+        print(f"health: {url} answered {status}", file=sys.stderr)
+        return 1
+    print(f"health: alive ({url})")
     return 0
 
 

@@ -168,6 +168,7 @@ class InvalidRequest(ServiceError):
             "“{language}” is not one of the languages a game can be played in: "
             "choose one from the list."
         ),
+        "replay_step": "That turn is not in the replay: game #{game} has {steps} turns.",
     }
 
 
@@ -303,6 +304,17 @@ class PlanRefused(ServiceError):
         "not_in_hand": "You can only pay with cards of your hand.",
         "one_currency": "A building is paid in one currency: the currency of its market slot.",
         "too_little": "Those cards do not cover the building's price.",
+        "bad_type": "There is no such building type: pick one the list offers, like Garden.",
+        "bad_limit": "A price limit is a whole number from {low} to {high}.",
+        "needs_limit": "A rule by building type needs a price limit: `up_to`, like 9.",
+        "needs_pay": "A rule for one building needs `pay`: the cards of your hand to pay with.",
+        "type_no_pay": (
+            "A rule by building type chooses its payment at your turn: leave `pay` out."
+        ),
+        "limit_for_type": (
+            "`up_to` is for a rule by building type: pick a type (like Garden) in `buy`."
+        ),
+        "bad_every_turn": "`every_turn` is True or False.",
     }
 
 
@@ -350,6 +362,11 @@ class VersusSelf(ServiceError):
 
 class DatabaseError(Exception):
     """The database cannot be used by this version of the bot (not a user error)."""
+
+
+class DatabaseUnreachable(DatabaseError):
+    """The database did not answer, or dropped the connection (a server starting or
+    restarting, a network blip): it may answer in a moment, so start-up tries again."""
 
 
 class DatabaseTooNew(DatabaseError):

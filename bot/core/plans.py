@@ -25,6 +25,7 @@ from engine import (
     CARDS,
     TILES,
     Action,
+    Building,
     Buy,
     Place,
     PlaceInReserve,
@@ -40,43 +41,83 @@ Placement = tuple[int, int] | Literal["reserve"] | None
 Otherwise = Literal["wait", "most"] | tuple[int, ...]
 
 
+#: the price limit a type rule may name: at least a building's price, at most what one hand
+#: could sensibly pay (a normal client offers these; anything else is refused)
+MIN_LIMIT, MAX_LIMIT = 1, 40
+
+
 @dataclass(frozen=True)
 class PlanRule:
+    """One building (`tile`, paid with `cards`), or any building of type `kind` costing at
+    most `limit` (then `tile` is 0 and `cards` empty: the payment is chosen at the turn)."""
+
     tile: int
     cards: tuple[int, ...]
     place: Placement = None
+    kind: int | None = None
+    limit: int = 0
+
+    @classmethod
+    def of_type(cls, kind: int, limit: int, place: Placement = None) -> PlanRule:
+        return cls(0, (), place, kind, limit)
+
+    @property
+    def by_type(self) -> bool:
+        return self.kind is not None
 
 
 @dataclass(frozen=True)
 class Plan:
     rules: tuple[PlanRule, ...] = ()
     otherwise: Otherwise = "wait"
+    #: kept for every turn until cancelled (else taken by the next turn)
+    standing: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return not self.rules and self.otherwise == "wait"
 
     def to_json(self) -> str:
-        return json.dumps(
-            {
-                "rules": [
-                    {"tile": r.tile, "cards": list(r.cards), "place": _place_json(r.place)}
-                    for r in self.rules
-                ],
-                "otherwise": list(self.otherwise)
-                if isinstance(self.otherwise, tuple)
-                else self.otherwise,
-            },
-            separators=(",", ":"),
-        )
+        data: dict[str, Any] = {
+            "rules": [_rule_json(r) for r in self.rules],
+            "otherwise": list(self.otherwise)
+            if isinstance(self.otherwise, tuple)
+            else self.otherwise,
+        }
+        if self.standing:
+            data["standing"] = True
+        return json.dumps(data, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str) -> Plan:
+        """A stored plan; plans stored before type rules and standing plans load unchanged."""
         data = json.loads(text)
         rules = tuple(
-            PlanRule(int(r["tile"]), tuple(int(c) for c in r["cards"]), _place_of(r["place"]))
+            PlanRule(
+                int(r["tile"]),
+                tuple(int(c) for c in r["cards"]),
+                _place_of(r["place"]),
+                int(r["kind"]) if r.get("kind") is not None else None,
+                int(r.get("limit", 0)),
+            )
             for r in data["rules"]
         )
+        standing = data.get("standing") is True
         otherwise = data["otherwise"]
         if isinstance(otherwise, list):
-            return cls(rules, tuple(int(c) for c in otherwise))
-        return cls(rules, "most" if otherwise == "most" else "wait")
+            return cls(rules, tuple(int(c) for c in otherwise), standing)
+        return cls(rules, "most" if otherwise == "most" else "wait", standing)
+
+
+def _rule_json(rule: PlanRule) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "tile": rule.tile,
+        "cards": list(rule.cards),
+        "place": _place_json(rule.place),
+    }
+    if rule.kind is not None:
+        out["kind"], out["limit"] = rule.kind, rule.limit
+    return out
 
 
 #: a change a player makes to their plan: the plan as stored and their own view in, the new
@@ -97,22 +138,38 @@ def _place_of(data: Any) -> Placement:
 
 #: why a rule did not play: its building is not in the market; the payment is in another
 #: currency than the slot it is in; it no longer covers the price (never, as a hand does not
-#: change between one's turns, but a plan is checked, not trusted); the cell does not take it
-Skipped = Literal["gone", "currency", "short", "cards", "cell"]
+#: change between one's turns, but a plan is checked, not trusted); the cell does not take it;
+#: for a type rule, no building of its type up to its limit is in the market (`none`), or
+#: the hand cannot pay any of them within the limit (`unpaid`)
+Skipped = Literal["gone", "currency", "short", "cards", "cell", "none", "unpaid"]
 
 
 @dataclass(frozen=True)
 class PlanStep:
-    """One move a plan makes, and the rule it belongs to (None: the fallback)."""
+    """One move a plan makes, the rule it belongs to (None: the fallback), and for a
+    purchase the building it bought."""
 
     move: Action
     rule: int | None
+    tile: int | None = None
 
 
 def rule_problem(rule: PlanRule, view: SeatView) -> Skipped | None:
     """Why `rule` cannot be played in `view` (the player's own, at the start of their turn),
     or None if it can: its building in the market, its cards in hand paying at least the price
-    in that slot's currency, and its cell one the building may go to now."""
+    in that slot's currency, and its cell one the building may go to now. A type rule: a
+    building of its type up to its limit in the market (that fits its cell), and a legal
+    payment of one of them within the limit."""
+    if rule.kind is not None:
+        matching = _matching(rule, view)
+        if not matching:
+            return "none"
+        if isinstance(rule.place, tuple):
+            assert view.seat is not None
+            alhambra = view.alhambra(view.seat)
+            if not any(alhambra.can_place(t, rule.place) for t in matching):
+                return "cell"
+        return None if _type_buy(rule, view) is not None else "unpaid"
     if rule.tile not in view.market:
         return "gone"
     slot = view.market.index(rule.tile)
@@ -136,7 +193,8 @@ def skipped_rules(plan: Plan, view: SeatView) -> tuple[tuple[int, Skipped], ...]
         problem = rule_problem(rule, view)
         if problem is None and _legal_buy(rule, view) is not None:
             break
-        out.append((index, problem or "cards"))  # "cards": the engine says no to the payment
+        # "cards": the engine says no to the payment ("unpaid" for a type rule)
+        out.append((index, problem or ("unpaid" if rule.kind is not None else "cards")))
     return tuple(out)
 
 
@@ -157,7 +215,7 @@ def next_step(plan: Plan, view: SeatView, done: Sequence[PlanStep] = ()) -> Plan
             if index in played or rule_problem(rule, view) is not None:
                 continue
             if (buy := _legal_buy(rule, view)) is not None:
-                return PlanStep(buy, index)
+                return PlanStep(buy, index, view.market[buy.slot])
         took = any(step.rule is None for step in done)
         if not took and (take := _fallback(plan.otherwise, view)) is not None:
             return PlanStep(take, None)
@@ -166,14 +224,14 @@ def next_step(plan: Plan, view: SeatView, done: Sequence[PlanStep] = ()) -> Plan
     for step in done:
         if not isinstance(step.move, Buy) or step.rule is None:
             continue
-        rule = plan.rules[step.rule]
-        if rule.tile not in view.pending:
+        rule, tile = plan.rules[step.rule], step.tile
+        if tile is None or tile not in view.pending:
             continue  # placed already
         place: Action | None = None
         if isinstance(rule.place, tuple):
-            place = Place(rule.tile, *rule.place)
+            place = Place(tile, *rule.place)
         elif rule.place == "reserve":
-            place = PlaceInReserve(rule.tile)
+            place = PlaceInReserve(tile)
         if place is None or place not in view.legal:
             return None  # the player places it (or the cell was taken by another building)
         return PlanStep(place, step.rule)
@@ -181,6 +239,8 @@ def next_step(plan: Plan, view: SeatView, done: Sequence[PlanStep] = ()) -> Plan
 
 
 def _legal_buy(rule: PlanRule, view: SeatView) -> Buy | None:
+    if rule.kind is not None:
+        return _type_buy(rule, view)
     want = sorted(rule.cards)
     return next(
         (
@@ -190,6 +250,50 @@ def _legal_buy(rule: PlanRule, view: SeatView) -> Buy | None:
         ),
         None,
     )
+
+
+def _matching(rule: PlanRule, view: SeatView) -> list[int]:
+    """The market's buildings of a type rule's type, costing at most its limit."""
+    return [
+        t
+        for t in view.market
+        if t is not None and TILES[t].building == rule.kind and TILES[t].cost <= rule.limit
+    ]
+
+
+def _type_buy(rule: PlanRule, view: SeatView) -> Buy | None:
+    """The purchase a type rule makes: of the legal purchases of a building of its type whose
+    payment is at most its limit (and which fits its cell), an exact payment first, then the
+    cheapest building, the least paid, the fewest cards, the first slot, the lowest cards."""
+    alhambra = None
+    if isinstance(rule.place, tuple):
+        assert view.seat is not None
+        alhambra = view.alhambra(view.seat)
+    best: tuple[tuple[int, ...], Buy] | None = None
+    for a in view.legal:
+        if not isinstance(a, Buy):
+            continue
+        tile = view.market[a.slot]
+        if tile is None or TILES[tile].building != rule.kind:
+            continue
+        paid, cost = sum(CARDS[c].value for c in a.cards), TILES[tile].cost
+        if paid > rule.limit or cost > rule.limit:
+            continue
+        if (
+            alhambra is not None
+            and isinstance(rule.place, tuple)
+            and not alhambra.can_place(tile, rule.place)
+        ):
+            continue
+        key = (int(paid != cost), cost, paid, len(a.cards), a.slot, *sorted(a.cards))
+        if best is None or key < best[0]:
+            best = (key, a)
+    return None if best is None else best[1]
+
+
+def cheapest_of(kind: int) -> int:
+    """The price of the cheapest building of a type (a type rule's lowest sensible limit)."""
+    return min(t.cost for t in TILES[1:] if t.building == kind)
 
 
 def _fallback(otherwise: Otherwise, view: SeatView) -> TakeMoney | None:
@@ -209,7 +313,16 @@ def _faces(cards: tuple[int, ...]) -> list[tuple[int, int]]:
 def check_new_rule(rule: PlanRule, view: SeatView) -> str | None:
     """Why a rule cannot be part of a plan made from `view` (the player's own, while they
     wait), as the variant of `PlanRefused`, or None: a building of the catalogue, cards of
-    their own hand (one currency, covering the price), a cell code anywhere."""
+    their own hand (one currency, covering the price), a cell code anywhere; or a type of the
+    box and a price limit from its cheapest building's price to `MAX_LIMIT`."""
+    if rule.kind is not None:
+        if not 0 <= rule.kind < len(Building):
+            return "bad_type"
+        if rule.tile or rule.cards:
+            return "bad_cards"
+        if not max(MIN_LIMIT, cheapest_of(rule.kind)) <= rule.limit <= MAX_LIMIT:
+            return "bad_limit"
+        return None
     if not 1 <= rule.tile < len(TILES):
         return "bad_building"
     if not rule.cards or len(set(rule.cards)) != len(rule.cards):
@@ -241,5 +354,6 @@ class PlanReport:
         last = self.steps[-1] if self.steps else None
         if last is None or not isinstance(last.move, Buy) or last.rule is None:
             return False
-        cost = TILES[self.plan.rules[last.rule].tile].cost
+        tile = last.tile if last.tile is not None else self.plan.rules[last.rule].tile
+        cost = TILES[tile].cost
         return sum(CARDS[c].value for c in last.move.cards) == cost

@@ -120,6 +120,19 @@ class Sight:
 
 
 @dataclass(frozen=True, slots=True)
+class Shards:
+    """The Discord shards one process serves, of `count`: a server's games are the process's
+    if `(guild_id >> 22) % count` is in `ids` (Discord's rule); a game without a server is
+    everyone's. Start-up and the sweep look only at these games."""
+
+    count: int
+    ids: frozenset[int]
+
+    def owns(self, guild_id: int | None) -> bool:
+        return guild_id is None or (guild_id >> 22) % self.count in self.ids
+
+
+@dataclass(frozen=True, slots=True)
 class ActionRow:
     seq: int
     seat: int

@@ -42,10 +42,11 @@ import render
 from ..config import Settings
 from ..core import workers
 from ..core.clock import Clock
-from ..core.records import TimerRow
+from ..core.records import Shards, TimerRow
 from ..core.services import Services
 from ..core.store import Store
 from ..core.workers import Workers
+from ..ops import metrics
 from ..turns.deadlines import deadline_passed
 from ..turns.flow import TurnFlow
 from ..turns.reminders import Reminders
@@ -59,7 +60,9 @@ from .history import (
     ArchiveButton,
     HistoryCommands,
     OpenGameSelect,
+    PositionButton,
     ReplayButton,
+    ReplayHandButton,
     SeasonButton,
     SheetButton,
 )
@@ -86,6 +89,11 @@ SYNC_LEASE_S = 120.0
 IDENTIFY_SPACING_S = 5.0
 #: How often a shard waiting for its bucket asks the database again.
 IDENTIFY_POLL_S = 0.25
+#: Session starts (IDENTIFYs) of Discord's daily budget a start never spends: below this many
+#: (plus the sessions it would start) it waits for the budget to reset instead.
+SESSION_RESERVE = 10
+#: While waiting for the budget, ask Discord again at least this often (seconds).
+SESSION_RECHECK_S = 300.0
 #: How often every game waiting on a computer player is looked at, in case nothing drives it.
 SWEEP_EVERY_S = 60.0
 
@@ -99,6 +107,8 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ResultsButton,
     LogPageButton,
     ReplayButton,
+    ReplayHandButton,
+    PositionButton,
     FollowButton,
     HelpButton,
     ArchiveButton,
@@ -148,6 +158,8 @@ class AlhambraBot(BaseBot):
         #: tasks that run as long as the bot does: the pool's health, the computers' sweep
         self._housekeeping: list[asyncio.Task[None]] = []
         self.sweep_every_s = SWEEP_EVERY_S
+        #: whether this process's start-up recovery was begun (on the first READY)
+        self._recovered = False
 
     @classmethod
     def gateway_options(cls, settings: Settings) -> dict[str, Any]:
@@ -157,7 +169,16 @@ class AlhambraBot(BaseBot):
     def owns_guild(self, guild_id: int | None) -> bool:
         """Whether this process's connection receives the server's events (every server's,
         without sharding)."""
-        return True
+        shards = self.served_shards()
+        return shards is None or shards.owns(guild_id)
+
+    def served_shards(self) -> Shards | None:
+        """The shards this process serves (None: every server's games are its own)."""
+        return None
+
+    def sessions_to_start(self) -> int:
+        """How many gateway sessions this process starts: one per shard it holds."""
+        return 1
 
     async def open_store(self) -> Store:
         """Create or upgrade the database and open it: `run` does it before logging in, so a
@@ -204,7 +225,6 @@ class AlhambraBot(BaseBot):
                 "computer": flow.computers_due,
             },
             ready=self.wait_until_ready,
-            on_start=reminders.recover,
         )
         reminders.wake = flow.wake = self.timers.wake
         await self.tree.set_translator(CatalogueTranslator())
@@ -225,7 +245,9 @@ class AlhambraBot(BaseBot):
             log.info("cluster %d leaves syncing the commands to cluster 0", self.settings.cluster)
 
     async def on_ready(self) -> None:
-        self.spawn(self._resume_computers())
+        if not self._recovered:  # once per process: later READYs are reconnections
+            self._recovered = True
+            self.spawn(self._start_up())
         self.spawn(self._fill_view_channels())
 
     async def _fill_view_channels(self) -> None:
@@ -236,17 +258,21 @@ class AlhambraBot(BaseBot):
         if filled:
             log.info("recorded the view channel of %d earlier games", filled)
 
-    async def _resume_computers(self) -> None:
-        """Computer players whose turn came while the bot was down play it now, and a turn left
-        waiting for a confirmation its player never wants to give is ended."""
-        await self.flow.sweep_computers(
-            await self._own_games(await self.services.schedule.games_waiting_on_computers())
-        )
-        for game_id in await self._own_games(
-            await self.services.schedule.games_waiting_on_humans()
-        ):
-            await self.flow.finish_automatic_turn(
-                game_id, await self.services.people.game_locale(game_id)
+    async def _start_up(self) -> None:
+        """What the stop owes the games of this process's servers, and only those: turns
+        without timers armed, computer players moved, held turns ended (`TurnFlow.start_up`:
+        a few queries, tried again with back-off if the database is away)."""
+        began = asyncio.get_running_loop().time()
+        done = await self.flow.start_up(self.served_shards(), stop=self.is_closed)
+        if done is not None:
+            armed, started, ended = done
+            log.info(
+                "start-up recovery: %d turn(s) armed, %d computer player(s) set going, "
+                "%d held turn(s) ended, in %.1f s",
+                armed,
+                started,
+                ended,
+                asyncio.get_running_loop().time() - began,
             )
 
     async def _sweep(self) -> None:
@@ -257,9 +283,10 @@ class AlhambraBot(BaseBot):
         while not self.is_closed():
             await asyncio.sleep(self.sweep_every_s)
             try:
-                waiting = await self.services.schedule.games_waiting_on_computers()
-                started = await self.flow.sweep_computers(await self._own_games(waiting))
-                armed = await self.reminders.recover()
+                shards = self.served_shards()
+                waiting = await self.services.schedule.games_waiting_on_computers(shards)
+                started = await self.flow.sweep_computers(waiting)
+                armed = await self.reminders.recover(shards)
             except Exception:
                 log.exception("the sweep of waiting games failed")
             else:
@@ -267,12 +294,6 @@ class AlhambraBot(BaseBot):
                     log.info(
                         "sweep: %d computer player(s) set going, %d turn(s) armed", started, armed
                     )
-
-    async def _own_games(self, game_ids: list[int]) -> list[int]:
-        """The games of servers on this process's shards (each cluster resumes its own)."""
-        return [
-            g for g in game_ids if self.owns_guild((await self.services.lobby.game(g)).guild_id)
-        ]
 
     async def close(self) -> None:
         """Stop everything once, however many times it is asked: a signal handler and the
@@ -344,10 +365,15 @@ class ShardedAlhambraBot(AlhambraBot, commands.AutoShardedBot):
             return {}  # "auto": discord.py asks /gateway/bot how many, and runs them all
         return {"shard_count": settings.shards, "shard_ids": settings.shard_ids()}
 
-    def owns_guild(self, guild_id: int | None) -> bool:
-        if guild_id is None or self.shard_ids is None or self.shard_count is None:
-            return True
-        return (guild_id >> 22) % self.shard_count in self.shard_ids
+    def sessions_to_start(self) -> int:
+        if self.shard_ids is not None:
+            return len(self.shard_ids)
+        return self.shard_count or 1
+
+    def served_shards(self) -> Shards | None:
+        if self.shard_ids is None or self.shard_count is None:
+            return None
+        return Shards(self.shard_count, frozenset(self.shard_ids))
 
     async def launch_shard(
         self, gateway: yarl.URL, shard_id: int, *, initial: bool = False
@@ -397,6 +423,43 @@ class ShardedAlhambraBot(AlhambraBot, commands.AutoShardedBot):
                 log.warning("no session start limits from Discord (%s): one at a time", exc)
                 return 1
         return self._max_concurrency
+
+
+async def session_budget(
+    bot: AlhambraBot, *, reserve: int = SESSION_RESERVE, recheck: float = SESSION_RECHECK_S
+) -> bool:
+    """Before connecting: wait while Discord's daily budget of session starts
+    (`session_start_limit` of GET /gateway/bot) cannot pay for this process's sessions and
+    keep `reserve` left, logging why, until it resets; a crash loop then waits instead of
+    spending the budget (when it runs out Discord resets the bot's token). Returns False if
+    the bot was closed meanwhile. If Discord cannot say, it goes on (and says so)."""
+    while not bot.is_closed():
+        try:
+            _, _, raw = await bot.http.get_bot_gateway()
+            limits = discord.SessionStartLimits(**raw)
+        except (discord.DiscordException, KeyError, TypeError) as exc:
+            log.warning("no session start limits from Discord (%s): connecting anyway", exc)
+            return True
+        metrics.SESSION_STARTS_REMAINING.set(limits.remaining)
+        needed = bot.sessions_to_start()
+        if limits.remaining >= needed + reserve:
+            return True
+        wait = max(1.0, limits.reset_after / 1000)
+        log.warning(
+            "Discord's daily budget of session starts is nearly spent (%d of %d left; this "
+            "process starts %d and keeps %d in reserve): waiting %s for it to reset instead of "
+            "connecting. When it runs out Discord resets the bot's token: look for a process "
+            "that restarts in a loop",
+            limits.remaining,
+            limits.total,
+            needed,
+            reserve,
+            timedelta(seconds=round(wait)),
+        )
+        until = asyncio.get_running_loop().time() + min(wait, recheck)
+        while not bot.is_closed() and asyncio.get_running_loop().time() < until:
+            await asyncio.sleep(min(1.0, until - asyncio.get_running_loop().time()))
+    return False
 
 
 def build_bot(settings: Settings, **kwargs: Any) -> AlhambraBot:

@@ -9,8 +9,10 @@ disagreed with a player's moves, `export` attaches a finished game as a file
 picture of it, or with `versus` two players' games together (a player may hide their record
 from others).
 Its words are `text.history`'s. Everything is shown in an answer only the asker sees, so
-stepping through a replay does not fill the channel: the public table, and to a player of the
-game their own hand as it was then (never anyone else's). Only the games the asker could see
+stepping through a replay does not fill the channel: the public table and every Alhambra as
+they stood (`render.boards`, what anyone saw), and to a player of the game, a button away,
+their own hand as it was then (never anyone else's). Each turn a review lists has a button that
+opens the replay where that turn began. Only the games the asker could see
 are shown, listed or counted: a game of a channel they cannot view is "no such game" (`sight`).
 """
 
@@ -28,6 +30,7 @@ from ..core.errors import (
     GameNotOver,
     GameNotStarted,
     GuildOnly,
+    InvalidRequest,
     NoGameHere,
     NotAPlayer,
     SeasonRefused,
@@ -54,7 +57,15 @@ from .context import (
     user_locale,
 )
 from .markup import button, inert
-from .pictures import TABLE_FILE, hand_file, review_file, scores_file, stats_file, table_file
+from .pictures import (
+    TABLE_FILE,
+    boards_file,
+    hand_file,
+    review_file,
+    scores_file,
+    stats_file,
+    table_file,
+)
 from .sight import seen_game, sight_of
 from .translator import T
 
@@ -63,26 +74,44 @@ ARCHIVE_SIZE = 10
 
 
 async def show_replay(
-    interaction: discord.Interaction, game_id: int, step: int | None, *, turn: bool = False
+    interaction: discord.Interaction,
+    game_id: int,
+    step: int | None,
+    *,
+    turn: bool = False,
+    exact: bool = False,
+    hand: bool = False,
+    before: int | None = None,
 ) -> None:
-    """A game after its `step`-th turn (the last if None), with buttons to step through it;
-    `turn`: a button was pressed, so its message changes."""
+    """A game after its `step`-th turn (the last if None), with buttons to step through it:
+    the table, and every Alhambra as it stood then (or, with `hand`, the asker's own hand, if
+    they played). `turn`: a button was pressed, so its message changes; `exact`: the step was
+    named by a button, so a step past the game's end is refused, not clamped; `before`: opened
+    from a review's line about that turn (the position it was played in)."""
     locale = user_locale(interaction)
     services = bot_of(interaction).services
     game = await seen_game(interaction, await services.lobby.game(game_id))
     if game.seed is None:
         raise GameNotStarted()
     await acknowledge(interaction, update=turn)  # checked: now the replay and its picture
-    shown = await services.archive.replay(game.id, step, user_id=interaction.user.id)
-    pictures = [await table_file(shown.view, player_names(locale, game), locale)]
-    embed: discord.Embed | None = None
-    if shown.own is not None and shown.seat is not None:  # the asker's own hand, never another's
+    shown = await services.archive.replay(game.id, step, user_id=interaction.user.id, exact=exact)
+    if before is not None and before > shown.steps:  # a review's turn the game never had
+        raise InvalidRequest(variant="replay_step", game=game.id, steps=shown.steps)
+    names = player_names(locale, game)
+    pictures = [await table_file(shown.view, names, locale)]
+    mine = shown.own is not None and shown.seat is not None
+    hand = hand and mine
+    if hand and shown.own is not None and shown.seat is not None:
+        # the asker's own hand, never another's
         pictures.append(await hand_file(shown.own, game.name_at(shown.seat), locale))
-        # two pictures side by side would each be shown at half size and cropped: the table
-        # goes into an embed, as in a turn message (it is drawn for that box), and the hand
-        # is the message's one picture
-        embed = discord.Embed().set_image(url=f"attachment://{TABLE_FILE}")
+    else:  # every Alhambra as it stood then: what anyone saw of the boards
+        pictures.append(await boards_file(shown.view, names, locale))
+    # two pictures side by side would each be shown at half size and cropped: the table goes
+    # into an embed, as in a turn message (it is drawn for that box), and the other picture is
+    # the message's one file, shown at the attachment's size (both are drawn for theirs)
+    embed = discord.Embed().set_image(url=f"attachment://{TABLE_FILE}")
     ui = discord.ui.View(timeout=None)
+    stepper = ReplayHandButton if hand else ReplayButton
     targets = (
         ("button.replay_first", 0),
         ("button.replay_back", shown.step - 1),
@@ -91,7 +120,7 @@ async def show_replay(
     )
     for slot, (key, target) in enumerate(targets):
         ui.add_item(
-            ReplayButton(
+            stepper(
                 game.id,
                 max(0, min(target, shown.steps)),
                 i18n.t(locale, key),
@@ -100,7 +129,13 @@ async def show_replay(
             )
         )
     ui.add_item(SheetButton(game.id, shown.step, i18n.t(locale, "button.scores")))
+    if mine:  # a player switches between every Alhambra and their own hand, at the same step
+        other = ReplayButton if hand else ReplayHandButton
+        key = "button.boards" if hand else "button.replay_hand"
+        ui.add_item(other(game.id, shown.step, i18n.t(locale, key), slot=4, row=1))
     text = replay_text(locale, shown)
+    if before is not None and shown.step == before - 1:
+        text = bounded(f"-# {i18n.t(locale, 'replay.from_review', turn=before)}\n{text}")
     if turn:
         await redraw(interaction, content=text, embed=embed, attachments=pictures, view=ui)
     else:
@@ -116,7 +151,7 @@ async def show_sheet(interaction: discord.Interaction, game_id: int, step: int) 
     if game.seed is None:
         raise GameNotStarted()
     await acknowledge(interaction)
-    shown = await services.archive.replay(game.id, step)
+    shown = await services.archive.replay(game.id, step, exact=True)
     held = shown.view.scoring_rounds
     sheet = await scores_file(
         shown.view,
@@ -149,8 +184,9 @@ class ReplayButton(
     step=r"\d{1,4}",
     slot=r"\d",
 ):
-    """Steps a replay to another turn: the custom id names the game and the step (and which of
-    the four buttons it is, as Discord wants the ids of a message to differ)."""
+    """Steps a replay to another turn, showing every Alhambra: the custom id names the game
+    and the step (and which of the buttons it is, as Discord wants the ids of a message to
+    differ). A step past the game's end is refused, the message left as it was."""
 
     def __init__(
         self,
@@ -160,17 +196,73 @@ class ReplayButton(
         *,
         disabled: bool = False,
         slot: int = 0,
+        row: int | None = None,
     ) -> None:
         self.game_id, self.step = game_id, step
         super().__init__(
             button(
-                self.custom_id_for(game_id=game_id, step=step, slot=slot), label, disabled=disabled
+                self.custom_id_for(game_id=game_id, step=step, slot=slot),
+                label,
+                disabled=disabled,
+                row=row,
             )
         )
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with handling(interaction, "replay:step"):
-            await show_replay(interaction, self.game_id, self.step, turn=True)
+            await show_replay(interaction, self.game_id, self.step, turn=True, exact=True)
+
+
+class ReplayHandButton(
+    ReplayButton,
+    custom_id="alh:rh:{game_id}:{step}:{slot}",
+    step=r"\d{1,4}",
+    slot=r"\d",
+):
+    """Steps a replay to another turn showing the asker's own hand beside the table (to a
+    player of the game; anyone else is shown every Alhambra, as nothing of theirs is there)."""
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with handling(interaction, "replay:step"):
+            await show_replay(
+                interaction, self.game_id, self.step, turn=True, exact=True, hand=True
+            )
+
+
+class PositionButton(
+    GameItem[discord.ui.Button[discord.ui.View]],
+    custom_id="alh:rp:{game_id}:{turn}",
+    turn=r"\d{1,4}",
+):
+    """A review line's position: the replay, in an answer of its own, as the game stood when
+    that turn began (after the turn before it), with every Alhambra."""
+
+    def __init__(self, game_id: int, turn: int, label: str = "…", *, row: int = 0) -> None:
+        self.game_id, self.turn = game_id, turn
+        super().__init__(button(self.custom_id_for(game_id=game_id, turn=turn), label, row=row))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with handling(interaction, "review:position"):
+            if self.turn < 1:  # turns are counted from 1: a forged id
+                raise InvalidRequest()
+            await show_replay(
+                interaction, self.game_id, self.turn - 1, exact=True, before=self.turn
+            )
+
+
+#: the review's Show position buttons: Discord's five rows of five
+POSITIONS_MAX = 25
+
+
+def position_buttons(game_id: int, turns: list[int], locale: str) -> discord.ui.View | None:
+    """One Show position button per turn a review lists, five to a row."""
+    if not turns:
+        return None
+    ui = discord.ui.View(timeout=None)
+    for index, number in enumerate(turns[:POSITIONS_MAX]):
+        label = i18n.t(locale, "button.show_position", turn=number)
+        ui.add_item(PositionButton(game_id, number, label, row=index // 5))
+    return ui
 
 
 async def show_review(
@@ -196,7 +288,8 @@ async def show_review(
     name = player_names(locale, game)[mine.seat]
     text = "\n".join(review_lines(locale, game.id, name, done))
     picture = await review_file(done, name, turns, locale)
-    await reply(interaction, bounded(text), file=picture)
+    positions = position_buttons(game.id, [d.turn for d in done.top], locale)
+    await reply(interaction, bounded(text), file=picture, view=positions)
 
 
 def _game_file_text(log: GameLog) -> str:

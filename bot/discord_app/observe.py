@@ -4,10 +4,18 @@
   sampled here: event-loop lag, gateway latency per shard, open games; and Discord's HTTP 429
   and 5xx answers, counted by an aiohttp trace on discord.py's own session (`http_trace`).
 - `/healthz`: 200 while the database answers and the gateway is connected (every shard, for a
-  sharded bot), else 503 with what is wrong; for a container's health check or an
-  orchestrator's liveness probe.
+  sharded bot), else 503 with what is wrong: readiness, for a load balancer or an
+  orchestrator's readiness probe. A database blip fails it in every process at once, so it
+  must not restart anything.
+- `/livez`: 200 while the process's event loop answers, whatever the database or Discord do:
+  liveness, for what restarts a process (compose's healthcheck, `python -m bot health --live`;
+  an orchestrator's liveness probe). A process whose loop is stuck does not answer at all.
 - `/readyz`: 200 once the bot is set up (database open, timers running) and has received
-  Discord's READY, until it starts closing; for a readiness probe or a load balancer.
+  Discord's READY, until it starts closing.
+
+The server starts as soon as the database is open, before Discord is reached, so `/livez`
+answers (and `/healthz` says `gateway: not connected`) while the bot is still trying to reach
+Discord. `alhambra_shards_connected` / `alhambra_shards_served` count the gateway connections.
 
 The server is aiohttp's, which discord.py already depends on, on the bot's own event loop.
 `python -m bot health` stays the Docker HEALTHCHECK: it needs no port.
@@ -70,6 +78,10 @@ class Observer:
         self.bound_port: int | None = None
 
     async def start(self) -> None:
+        """Start sampling and serving; a second call does nothing (`run` starts it before
+        Discord is reached, `setup_hook` for a bot started another way)."""
+        if self._tasks:
+            return
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._sample_lag()), loop.create_task(self._sample_slow())]
         if self.port is None:
@@ -78,6 +90,7 @@ class Observer:
         app.router.add_get("/metrics", self._metrics)
         app.router.add_get("/healthz", self._healthz)
         app.router.add_get("/readyz", self._readyz)
+        app.router.add_get("/livez", self._livez)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
@@ -106,6 +119,7 @@ class Observer:
 
     async def _sample_slow(self) -> None:
         while True:
+            _count_shards(self.bot)
             for shard, latency in latencies(self.bot):
                 if math.isfinite(latency):
                     metrics.GATEWAY_LATENCY.labels(str(shard)).set(latency)
@@ -115,6 +129,7 @@ class Observer:
             await asyncio.sleep(SLOW_EVERY_S)
 
     async def _metrics(self, request: web.Request) -> web.Response:
+        _count_shards(self.bot)
         if self.bot._services is not None:
             with contextlib.suppress(Exception):
                 metrics.OPEN_GAMES.set(await self.bot.services.schedule.count_open_games())
@@ -124,7 +139,7 @@ class Observer:
     async def _healthz(self, request: web.Request) -> web.Response:
         problems: dict[str, Any] = {}
         if self.bot._services is None:
-            problems["database"] = "not open yet"
+            problems["database"] = "not in use yet (the bot is still starting)"
         else:
             try:
                 await asyncio.wait_for(self.bot.services.schedule.count_open_games(), timeout=5)
@@ -141,6 +156,11 @@ class Observer:
             problems["gateway"] = "not connected"
         return _answer(problems)
 
+    async def _livez(self, request: web.Request) -> web.Response:
+        """Alive: the event loop answered this. Nothing else is asked (not the database, not
+        Discord), so a blip of either never restarts the process."""
+        return _answer({})
+
     async def _readyz(self, request: web.Request) -> web.Response:
         problems: dict[str, Any] = {}
         if self.bot.timers is None or self.bot._services is None:
@@ -150,6 +170,23 @@ class Observer:
         if self.bot.is_closed():
             problems["closing"] = True
         return _answer(problems)
+
+
+def connected_shards(bot: BaseBot) -> tuple[int, int]:
+    """(gateway connections open, connections this process is meant to hold)."""
+    if isinstance(bot, discord.AutoShardedClient):
+        ids = bot.shard_ids if bot.shard_ids is not None else range(bot.shard_count or 1)
+        shards = bot.shards
+        served = len(ids)
+        return sum(1 for k in ids if k in shards and not shards[k].is_closed()), served
+    ws = bot.ws if not bot.is_closed() else None
+    return (1 if ws is not None and ws.open and bot.is_ready() else 0), 1
+
+
+def _count_shards(bot: BaseBot) -> None:
+    connected, served = connected_shards(bot)
+    metrics.SHARDS_CONNECTED.set(connected)
+    metrics.SHARDS_SERVED.set(served)
 
 
 def latencies(bot: BaseBot) -> list[tuple[int, float]]:

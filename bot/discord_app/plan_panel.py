@@ -17,6 +17,8 @@ from ..text.menus import Option
 from ..text.plan_menus import (
     bad_code,
     plan_panel_spec,
+    read_kind,
+    read_limit,
     read_place,
     read_tile,
     step_number,
@@ -26,6 +28,7 @@ from ..text.present import (
     bounded,
     parse_money,
     pick_cards,
+    read_number,
 )
 from .components import GameItem
 from .context import (
@@ -47,16 +50,17 @@ from .markup import button
 # every change goes through `Play.change_plan`, which checks it again.
 
 #: a step of the panel's menu, as its custom id carries it
-_STEP = r"m|p\d{1,3}|q\d{1,3}-[A-Za-z0-9+]{2,40}"
+_STEP = r"m|p\d{1,3}|q\d{1,3}-[A-Za-z0-9+]{2,40}|k\d|r\d-\d{1,3}"
 
 
 class PlanButton(
     GameItem[discord.ui.Button[discord.ui.View]],
     custom_id="alh:pb:{game_id}:{op}",
-    op="open|back|drop|cancel",
+    op="open|back|drop|cancel|keep|once",
 ):
     """`open` (under one's hand, and when one's turn is over) opens the panel; `back` returns
-    to its first menu; `drop` removes the plan's last rule; `cancel` the whole plan."""
+    to its first menu; `drop` removes the plan's last rule; `cancel` the whole plan; `keep`
+    keeps it for every turn until cancelled, `once` makes it for the next turn only."""
 
     def __init__(self, game_id: int, op: str, label: str = "…") -> None:
         self.game_id, self.op = game_id, op
@@ -69,6 +73,11 @@ class PlanButton(
                 await plan_panel(interaction, self.game_id, "m", lambda p, _: _drop_last(p))
             elif self.op == "cancel":
                 await plan_panel(interaction, self.game_id, "m", lambda _p, _v: Plan())
+            elif self.op in ("keep", "once"):
+                standing = self.op == "keep"
+                await plan_panel(
+                    interaction, self.game_id, "m", lambda p, _: replace(p, standing=standing)
+                )
             else:
                 await plan_panel(interaction, self.game_id, "m", None, new=self.op == "open")
 
@@ -116,6 +125,19 @@ async def plan_picked(
     elif step == "m" and value in ("ow", "om"):
         chosen: Otherwise = "wait" if value == "ow" else "most"
         await plan_panel(interaction, game_id, "m", lambda p, _: replace(p, otherwise=chosen))
+    elif step == "m" and value.startswith("k"):
+        await plan_panel(interaction, game_id, f"k{read_kind(value[1:])}", None)
+    elif step.startswith("k"):
+        kind = read_kind(step[1:])
+        limit = read_limit(kind, read_number(value))
+        await plan_panel(interaction, game_id, f"r{kind}-{limit}", None)
+    elif step.startswith("r"):
+        head, _, number = step.partition("-")
+        kind = read_kind(head[1:])
+        limit = read_limit(kind, read_number(number))
+        place = None if value == "later" else read_place(locale, value)
+        rule = PlanRule.of_type(kind, limit, place)
+        await plan_panel(interaction, game_id, "m", lambda p, _: replace(p, rules=(*p.rules, rule)))
     elif step == "m" and (tile := step_number(value, "t")) is not None:
         await plan_panel(interaction, game_id, f"p{read_tile(locale, str(tile))}", None)
     elif step.startswith("p") and (tile := step_number(step, "p")) is not None:

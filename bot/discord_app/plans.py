@@ -1,7 +1,9 @@
 """`/alhambra-plan`: a waiting player queues moves for their next turn (`core.plans`).
 
 `add buy: pay: place:` adds a rule ("if this building is in the market at my turn, buy it
-with these cards of my hand, and place it there"); `otherwise then:` says what happens when no
+with these cards of my hand, and place it there"), or `add buy:<type> up_to:` one by type and
+price limit ("any Garden up to 9"); `every_turn:` keeps the plan for every turn until it is
+cancelled (or makes it for the next turn only again); `otherwise then:` says what happens when no
 rule holds; `remove rule:` drops a rule, `cancel` the plan, `show` shows it. Every answer is
 only the player's, built from their own view; the turn flow plays the plan when their turn
 begins (`TurnFlow.play_plan`).
@@ -15,13 +17,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine import TILES, SeatView, minimal_payments
+from engine import TILES, Building, SeatView, minimal_payments
 
 from ..core.errors import PlanRefused
 from ..core.plans import MAX_RULES, Plan, PlanChange, PlanRule
 from ..text import i18n
-from ..text.plan_menus import MAX_CHOICES, bad_code, read_otherwise, read_place, read_tile
-from ..text.plans import plan_lines
+from ..text.plan_menus import (
+    MAX_CHOICES,
+    bad_code,
+    read_buy,
+    read_limit,
+    read_otherwise,
+    read_place,
+)
+from ..text.plans import plan_lines, type_name
 from ..text.present import (
     CodeError,
     building_name,
@@ -33,7 +42,15 @@ from ..text.present import (
     pick_cards,
     read_number,
 )
-from .context import BaseBot, bot_of, current_game, handling, reply, user_locale
+from .context import (
+    BaseBot,
+    bot_of,
+    chosen_language,
+    current_game,
+    handling,
+    reply,
+    user_locale,
+)
 from .translator import T
 
 Choices = list[app_commands.Choice[str]]
@@ -74,14 +91,42 @@ class PlanCommands(
         buy=T("cmd.plan.buy.description"),
         pay=T("cmd.plan.pay.description"),
         place=T("cmd.plan.place.description"),
+        up_to=T("cmd.plan.up_to.description"),
+        every_turn=T("cmd.plan.every_turn.description"),
     )
     async def add(
-        self, interaction: discord.Interaction, buy: str, pay: str, place: str | None = None
+        self,
+        interaction: discord.Interaction,
+        buy: str,
+        pay: str | None = None,
+        place: str | None = None,
+        up_to: int | None = None,
+        every_turn: bool | None = None,
     ) -> None:
         async with handling(interaction, "plan:add"):
             locale = user_locale(interaction)
-            tile = read_tile(locale, buy)
+            chosen = read_buy(locale, buy)
             where = read_place(locale, place)
+            if every_turn is not None and not isinstance(every_turn, bool):
+                raise PlanRefused(variant="bad_every_turn")  # a forged value
+            standing = every_turn
+
+            def keep(plan: Plan) -> Plan:
+                return plan if standing is None else replace(plan, standing=standing)
+
+            if isinstance(chosen, tuple):  # a type: any of it up to a price limit
+                if pay:
+                    raise PlanRefused(variant="type_no_pay")
+                rule = PlanRule.of_type(chosen[0], read_limit(chosen[0], up_to), where)
+                await self._change(
+                    interaction, lambda plan, _: keep(replace(plan, rules=(*plan.rules, rule)))
+                )
+                return
+            if up_to is not None:
+                raise PlanRefused(variant="limit_for_type")
+            if not pay:
+                raise PlanRefused(variant="needs_pay")
+            tile = chosen
             try:
                 wanted = parse_money(pay)
             except CodeError as exc:
@@ -91,9 +136,8 @@ class PlanCommands(
                 cards = pick_cards(wanted, view.hand)
                 if cards is None:
                     raise PlanRefused(variant="not_in_hand")
-                return replace(
-                    plan, rules=(*plan.rules, PlanRule(tile, tuple(sorted(cards)), where))
-                )
+                rule = PlanRule(tile, tuple(sorted(cards)), where)
+                return keep(replace(plan, rules=(*plan.rules, rule)))
 
             await self._change(interaction, added)
 
@@ -130,6 +174,9 @@ class PlanCommands(
             await self._change(interaction, lambda _plan, _view: Plan())
 
     async def _view(self, interaction: discord.Interaction) -> SeatView | None:
+        """The player's own view for an autocomplete (and their chosen language noted, so the
+        choices are in it: `chosen_language`), or None when there is nothing to offer."""
+        await chosen_language(bot_of(interaction), interaction)
         try:
             game = await current_game(interaction)
             viewed, _ = await bot_of(interaction).services.play.plan(game.id, interaction.user.id)
@@ -144,25 +191,40 @@ class PlanCommands(
             return []
         locale, needle = user_locale(interaction), current.strip().lower()
         market = [t for t in view.market if t is not None]
-        # the market first (with its slot's currency), then every other building by name
+        # the market first (with its slot's currency), then each type (with `up_to`), then
+        # every other building by name
         out: Choices = []
-        for tile in [*market, *(t for t in range(1, len(TILES)) if t not in market)]:
-            name = building_name(locale, tile)
-            if tile in market:
-                slot = view.market.index(tile)
-                name = i18n.t(
-                    locale,
-                    "plan.in_market",
-                    slot=slot + 1,
-                    building=name,
-                    currency=currency_name(locale, slot),
-                )
-            if needle and needle not in name.lower() and needle != str(tile):
-                continue
-            out.append(app_commands.Choice(name=name[:100], value=str(tile)))
+        for tile in market:
             if len(out) == MAX_CHOICES:
                 break
+            out += self._tile_choice(locale, view, tile, needle)
+        for kind in Building:
+            name = i18n.t(locale, "plan.any_type", type=type_name(locale, kind))
+            if len(out) < MAX_CHOICES and (not needle or needle in name.lower()):
+                out.append(app_commands.Choice(name=name[:100], value=kind.label))
+        for tile in (t for t in range(1, len(TILES)) if t not in market):
+            if len(out) == MAX_CHOICES:
+                break
+            out += self._tile_choice(locale, view, tile, needle)
         return out
+
+    @staticmethod
+    def _tile_choice(locale: str, view: SeatView, tile: int, needle: str) -> Choices:
+        """One building as a choice (with its slot's currency if it is in the market), or
+        none if it does not match what is typed."""
+        name = building_name(locale, tile)
+        if tile in view.market:
+            slot = view.market.index(tile)
+            name = i18n.t(
+                locale,
+                "plan.in_market",
+                slot=slot + 1,
+                building=name,
+                currency=currency_name(locale, slot),
+            )
+        if needle and needle not in name.lower() and needle != str(tile):
+            return []
+        return [app_commands.Choice(name=name[:100], value=str(tile))]
 
     @add.autocomplete("pay")
     async def _pay(self, interaction: discord.Interaction, current: str) -> Choices:
@@ -170,7 +232,13 @@ class PlanCommands(
         if view is None:
             return []
         locale, needle = user_locale(interaction), current.strip().lower()
-        chosen = read_number(str(getattr(interaction.namespace, "buy", "") or "").strip())
+        named = str(getattr(interaction.namespace, "buy", "") or "").strip()
+        try:
+            if isinstance(read_buy(locale, named), tuple):
+                return []  # a type rule: the payment is chosen at the turn
+        except PlanRefused:
+            pass  # not a type: the payments of every currency
+        chosen = read_number(named)
         tile = chosen if chosen is not None and 1 <= chosen < len(TILES) else None
         currencies = range(4)
         if tile is not None and tile in view.market:

@@ -62,6 +62,7 @@ from .context import (
 )
 from .panel import panel_message, show_hint
 from .pictures import alhambra_file
+from .plan_panel import plan_button
 from .replies import LOG_MAX_PAGE, show_hand, show_log, show_scores
 from .translator import T
 
@@ -151,6 +152,13 @@ async def _slash_act(
         text = i18n.t(locale, "reply.undone", action=action_label(locale, undone, done.own))
     else:
         text = i18n.t(locale, "reply.done", next=_next_hint(locale, done))
+    own, seat = done.own, done.seat.seat
+    if not own.is_over and (done.turn_ended or own.current_seat != seat):
+        # going away now: the next turn can be planned from here, as from the panel
+        ui = discord.ui.View(timeout=None)
+        ui.add_item(plan_button(done.game.id, locale))
+        await interaction.followup.send(text, view=ui, ephemeral=True)
+        return
     await interaction.followup.send(text, ephemeral=True)
 
 

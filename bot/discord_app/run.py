@@ -16,15 +16,16 @@ import logging
 import signal
 import socket
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 import aiohttp
 import discord
 
 from ..config import ConfigError, Settings, load_settings
-from ..core.errors import DatabaseError
+from ..core.errors import DatabaseError, DatabaseUnreachable
 from ..ops import errors_reporting, logs
-from .client import AlhambraBot, build_bot
+from .client import AlhambraBot, build_bot, session_budget
 
 #: Exit statuses of `python -m bot run` and `sync` (the README lists them).
 EXIT_CONFIG = 2  # a setting is missing or malformed (DISCORD_TOKEN, ALHAMBRA_*)
@@ -48,6 +49,8 @@ FIRST_WAIT_S = 1.0
 MAX_WAIT_S = 30.0
 
 log = logging.getLogger("alhambra")
+
+T = TypeVar("T")
 
 
 class Unreachable(Exception):
@@ -86,10 +89,12 @@ def run(args: argparse.Namespace) -> int:
             with contextlib.suppress(NotImplementedError, AttributeError):
                 loop.add_signal_handler(getattr(signal, signame), _closer(bot))
         async with bot:
-            await bot.open_store()  # before any Discord traffic
+            await open_patiently(bot.open_store, tries)  # before any Discord traffic
+            await bot.observer.start()  # /livez answers while Discord is being reached
             await reach_discord(tries, bot.http.user_agent)
             await bot.login(token)
-            await bot.connect(reconnect=True)
+            if await session_budget(bot):  # not in a crash loop that spends Discord's budget
+                await bot.connect(reconnect=True)
 
     return _outcome(lambda: asyncio.run(serve()))
 
@@ -111,6 +116,31 @@ def _outcome(work: Callable[[], object]) -> int:
         print(f"alhambra-bot: {exc}", file=sys.stderr)
         return EXIT_DATABASE
     return 0
+
+
+async def open_patiently(
+    open_store: Callable[[], Awaitable[T]], tries: int, first_wait: float = FIRST_WAIT_S
+) -> T:
+    """Open the database, trying `tries` times with back-off (1, 2, 4... s) while it does not
+    answer (`DatabaseUnreachable`: PostgreSQL starting or restarting, a network blip); any
+    other refusal (a password, a right, a newer schema) is raised at once."""
+    wait = first_wait
+    for attempt in range(1, tries + 1):
+        try:
+            return await open_store()
+        except DatabaseUnreachable as exc:
+            if attempt >= tries:
+                raise DatabaseUnreachable(f"{exc} (tried {tries} times)") from None
+            log.warning(
+                "the database does not answer (%s): trying again in %.0f s (%d of %d)",
+                exc,
+                wait,
+                attempt,
+                tries,
+            )
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, MAX_WAIT_S)
+    raise AssertionError("unreachable: tries is at least 1")
 
 
 async def reach_discord(tries: int, user_agent: str, first_wait: float = FIRST_WAIT_S) -> None:
@@ -178,7 +208,7 @@ def sync(args: argparse.Namespace) -> int:
         # only logs in (no gateway, so no shards): whichever cluster's settings it is run with
         bot = AlhambraBot(settings, sync="force")
         try:
-            await bot.open_store()
+            await open_patiently(bot.open_store, tries)
             await reach_discord(tries, bot.http.user_agent)
             await bot.login(settings.require_token())  # runs setup_hook, which syncs
         finally:

@@ -88,6 +88,16 @@ LOOP_LAG = Histogram(
 GATEWAY_LATENCY = Gauge(
     "alhambra_gateway_latency_seconds", "Discord gateway heartbeat latency, by shard.", ["shard"]
 )
+SHARDS_CONNECTED = Gauge(
+    "alhambra_shards_connected", "Gateway connections (shards) of this process that are open."
+)
+SHARDS_SERVED = Gauge(
+    "alhambra_shards_served", "Gateway connections (shards) this process is meant to hold."
+)
+SESSION_STARTS_REMAINING = Gauge(
+    "alhambra_session_starts_remaining",
+    "Discord's daily budget of session starts (IDENTIFYs) left, as last asked at start-up.",
+)
 
 
 def action(outcome: str, started: float) -> None:

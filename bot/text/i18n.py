@@ -144,7 +144,13 @@ def t(locale: object, key: str, /, **params: Any) -> str:
         log.warning(
             "catalogue text %s (%s) was filled without %s", key, loc, ", ".join(values.missing)
         )
-    return right_to_left(filled) if loc in RTL else filled
+    if loc in RTL:  # what is typed is copied: no invisible marks inside a code span
+        return right_to_left(_CODE.sub(lambda code: plain(code.group()), filled))
+    return filled
+
+
+#: a Markdown code span on one line: a command or a code the reader types as it is written
+_CODE = re.compile(r"`[^`\n]+`")
 
 
 def isolate(value: object) -> str:

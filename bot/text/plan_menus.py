@@ -14,13 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import render
-from engine import CARDS, TILES, SeatView, minimal_payments
+from engine import CARDS, TILES, Building, SeatView, minimal_payments
 
 from ..core.errors import BadCode, PlanRefused
-from ..core.plans import Otherwise, Placement, Plan
+from ..core.plans import MAX_LIMIT, MIN_LIMIT, Otherwise, Placement, Plan, cheapest_of
 from . import i18n
 from .menus import Option
-from .plans import plan_lines
+from .plans import plan_lines, type_name
 from .present import (
     CodeError,
     building_name,
@@ -51,6 +51,37 @@ def read_tile(locale: str, text: str) -> int:
     if number is None or not 1 <= number < len(TILES):
         raise PlanRefused(variant="bad_building")
     return number
+
+
+def read_buy(locale: str, text: str) -> int | tuple[int]:
+    """What `buy` names: a building by its catalogue number, or a building type by its name
+    (English, as the autocomplete fills it in, or in the user's language) as `(type,)`."""
+    word = str(text).strip()
+    if read_number(word) is not None:
+        return read_tile(locale, word)
+    lowered = word.casefold()
+    for kind in Building:
+        if lowered in (kind.label, type_name(locale, kind).casefold()):
+            return (int(kind),)
+    raise PlanRefused(variant="bad_type")
+
+
+def read_limit(kind: int, limit: object) -> int:
+    """A type rule's price limit, a whole number in range (a normal client sends nothing
+    else: a forged one of another kind is refused as out of range)."""
+    if limit is None:
+        raise PlanRefused(variant="needs_limit")
+    low = max(MIN_LIMIT, cheapest_of(kind))
+    if isinstance(limit, bool) or not isinstance(limit, int) or not low <= limit <= MAX_LIMIT:
+        raise PlanRefused(variant="bad_limit", low=low, high=MAX_LIMIT)
+    return limit
+
+
+def limit_choices(kind: int) -> list[int]:
+    """The limits the panel offers for a type: each price of that type's buildings, and a
+    few more to pay over the price."""
+    prices = sorted({t.cost for t in TILES[1:] if t.building is not None and t.building == kind})
+    return [n for n in range(prices[0], min(prices[-1] + 4, MAX_LIMIT) + 1)][: MAX_CHOICES - 1]
 
 
 def read_place(locale: str, text: str | None) -> Placement:
@@ -117,14 +148,42 @@ def plan_panel_spec(
             if tile is not None
         ]
         options += [
+            Option(i18n.t(locale, "plan.panel.type_option", type=type_name(locale, k)), f"k{k}")
+            for k in range(len(Building))
+        ]
+        options += [
             Option(i18n.t(locale, "plan.otherwise_wait"), value="ow"),
             Option(i18n.t(locale, "plan.otherwise_most"), value="om"),
         ]
         menu = ("m", i18n.t(locale, "plan.panel.add"), options)
         if plan.rules:
             buttons.append(("drop", i18n.t(locale, "button.plan_drop")))
-        if plan.rules or plan.otherwise != "wait":
+        if not plan.empty:
+            keep = "once" if plan.standing else "keep"
+            buttons.append((keep, i18n.t(locale, f"button.plan_{keep}")))
             buttons.append(("cancel", i18n.t(locale, "button.plan_cancel")))
+    elif step.startswith("k"):
+        kind = read_kind(step[1:])
+        lines.append(i18n.t(locale, "plan.panel.limit", type=type_name(locale, kind)))
+        choices = [
+            Option(i18n.t(locale, "plan.panel.limit_option", limit=n), value=str(n))
+            for n in limit_choices(kind)
+        ]
+        choices.append(Option(i18n.t(locale, "button.back"), value="back"))
+        menu = (step, i18n.t(locale, "plan.panel.limit_menu"), choices)
+    elif step.startswith("r"):
+        head, _, number = step.partition("-")
+        kind = read_kind(head[1:])
+        limit = read_limit(kind, read_number(number))
+        lines.append(
+            i18n.t(locale, "plan.panel.type_place", type=type_name(locale, kind), limit=limit)
+        )
+        choices = [
+            Option(i18n.t(locale, "plan.place_reserve"), value="reserve"),
+            Option(i18n.t(locale, "plan.place_later"), value="later"),
+            Option(i18n.t(locale, "button.back"), value="back"),
+        ]
+        menu = (step, i18n.t(locale, "plan.panel.place_menu"), choices)
     elif step.startswith("p"):
         tile = read_tile(locale, step[1:])
         if tile not in view.market:
@@ -171,6 +230,14 @@ def plan_panel_spec(
         )
         menu = (step, i18n.t(locale, "plan.panel.place_menu"), choices)
     return PlanPanel("\n".join(lines), menu, buttons)
+
+
+def read_kind(text: str) -> int:
+    """A building type by its number (0..5), as the panel's steps carry it."""
+    number = read_number(str(text).strip())
+    if number is None or not 0 <= number < len(Building):
+        raise PlanRefused(variant="bad_type")
+    return number
 
 
 def step_number(text: str, prefix: str) -> int | None:

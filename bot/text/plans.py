@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine import Buy, Place, PlaceInReserve, TakeMoney
+from engine import Building, Buy, Place, PlaceInReserve, TakeMoney
 
 from ..core.plans import Otherwise, Placement, Plan, PlanReport, PlanRule, Skipped
 from . import i18n
@@ -15,7 +15,21 @@ def placement_text(locale: str, place: Placement) -> str:
     return i18n.t(locale, "plan.place_reserve" if place == "reserve" else "plan.place_later")
 
 
+def type_name(locale: str, kind: int) -> str:
+    """A building type in the user's language ("Garden")."""
+    return i18n.t(locale, f"building.{Building(kind).label}")
+
+
 def rule_line(locale: str, number: int, rule: PlanRule) -> str:
+    if rule.kind is not None:
+        return i18n.t(
+            locale,
+            "plan.rule_type",
+            number=number,
+            type=type_name(locale, rule.kind),
+            limit=rule.limit,
+            placement=placement_text(locale, rule.place),
+        )
     return i18n.t(
         locale,
         "plan.rule",
@@ -34,15 +48,26 @@ def otherwise_line(locale: str, otherwise: Otherwise) -> str:
 
 def plan_lines(locale: str, game_id: int, plan: Plan) -> list[str]:
     """The plan as its player reads it back: numbered rules, then what happens otherwise."""
-    if not plan.rules and plan.otherwise == "wait":
+    if plan.empty:
         return [i18n.t(locale, "plan.none", game=game_id)]
-    lines = [f"**{i18n.t(locale, 'plan.title', game=game_id)}**"]
+    title = "plan.title_standing" if plan.standing else "plan.title"
+    lines = [f"**{i18n.t(locale, title, game=game_id)}**"]
     lines += [rule_line(locale, n, rule) for n, rule in enumerate(plan.rules, start=1)]
     lines.append(otherwise_line(locale, plan.otherwise))
+    lines.append(i18n.t(locale, "plan.standing_note" if plan.standing else "plan.once_note"))
     return lines
 
 
 def skipped_text(locale: str, plan: Plan, index: int, why: Skipped) -> str:
+    rule = plan.rules[index]
+    if rule.kind is not None:
+        return i18n.t(
+            locale,
+            f"plan.skipped_type.{why if why in ('none', 'cell') else 'unpaid'}",
+            number=index + 1,
+            type=type_name(locale, rule.kind),
+            limit=rule.limit,
+        )
     return i18n.t(
         locale,
         f"plan.skipped.{why}",
@@ -55,8 +80,9 @@ def report_lines(locale: str, game_id: int, report: PlanReport) -> list[str]:
     """The player's DM after their plan met their turn: what it did, why, and what is left."""
     plan = report.plan
     skipped = [skipped_text(locale, plan, i, why) for i, why in report.skipped]
+    standing = [i18n.t(locale, "plan.report.standing")] if plan.standing else []
     if not report.steps:  # nothing held and the plan waits: say why each rule did not hold
-        return [i18n.t(locale, "plan.report.waited", game=game_id), *skipped]
+        return [i18n.t(locale, "plan.report.waited", game=game_id), *skipped, *standing]
     lines = []
     for step in report.steps:
         move = step.move
@@ -67,7 +93,9 @@ def report_lines(locale: str, game_id: int, report: PlanReport) -> list[str]:
                     "plan.report.bought",
                     game=game_id,
                     number=step.rule + 1,
-                    building=the_building(locale, plan.rules[step.rule].tile),
+                    building=the_building(
+                        locale, step.tile if step.tile is not None else plan.rules[step.rule].tile
+                    ),
                     cards=cards_text(locale, move.cards),
                 )
             )
@@ -95,4 +123,4 @@ def report_lines(locale: str, game_id: int, report: PlanReport) -> list[str]:
         lines.append(i18n.t(locale, "plan.report.exact" if report.exact else "plan.report.yours"))
     else:
         lines.append(i18n.t(locale, "plan.report.done"))
-    return lines
+    return lines + standing

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any, Literal
@@ -27,7 +28,7 @@ from ..core.errors import (
     ServiceError,
 )
 from ..core.plans import PlanReport, PlanStep, next_step, skipped_rules
-from ..core.records import GameInfo, TimerRow
+from ..core.records import GameInfo, Shards, TimerRow
 from ..core.results import ActResult, GameLog
 from ..core.services import Services
 from ..ops import logs, metrics, tasks
@@ -38,6 +39,10 @@ from .telling import Telling, TurnDm, soonest, tell
 from .timers import retry_delay
 
 log = logging.getLogger("alhambra.turns")
+
+#: start-up recovery that failed is tried again after this many seconds, doubling, at most
+STARTUP_WAIT_FIRST = 1.0
+STARTUP_WAIT_MOST = 30.0
 #: The strength of the computer player that stands in for a silent human unless the game's
 #: rules name another (`DeadlineRules.stand_in`, chosen by the host).
 STAND_IN_LEVEL = "normal"
@@ -506,13 +511,68 @@ class TurnFlow:
         this process is moving now: whatever stopped them (a failure whose retry could not
         even be written, a lost task) they go on. Returns how many were started."""
         started = 0
-        for game_id in game_ids:
-            lock = self._computer_locks.get(game_id)
-            if lock is not None and lock.locked():
+        idle = [g for g in game_ids if not self._driving(g)]
+        locales = await self.services.people.game_locales(idle) if idle else {}
+        for game_id in idle:
+            if self._driving(game_id):
                 continue  # being played right now
-            self.drive_computers(game_id, await self.services.people.game_locale(game_id))
+            self.drive_computers(game_id, locales[game_id])
             started += 1
         return started
+
+    def _driving(self, game_id: int) -> bool:
+        lock = self._computer_locks.get(game_id)
+        return lock is not None and lock.locked()
+
+    async def start_up(
+        self,
+        shards: Shards | None = None,
+        *,
+        stop: Callable[[], bool] = lambda: False,
+        first_wait: float = STARTUP_WAIT_FIRST,
+        most_wait: float = STARTUP_WAIT_MOST,
+    ) -> tuple[int, int, int] | None:
+        """What a start-up owes the games of its servers (`shards`): turns left without timers
+        get them (`Reminders.recover`), computer players move and held turns end (`resume`).
+        A failure (the database gone for a moment) is tried again after a doubling wait, until
+        it succeeds or `stop()` (the bot closing: None). Returns (turns armed, computer players
+        set going, turns ended)."""
+        wait, attempt = first_wait, 1
+        while True:
+            try:
+                armed = await self.reminders.recover(shards) if self.reminders is not None else 0
+                started, ended = await self.resume(shards)
+                return armed, started, ended
+            except Exception as exc:
+                if stop():
+                    return None
+                log.warning(
+                    "start-up recovery failed (%s: %s): trying again in %.0f s (attempt %d)",
+                    type(exc).__name__,
+                    exc,
+                    wait,
+                    attempt,
+                )
+            await asyncio.sleep(wait)
+            if stop():
+                return None
+            wait, attempt = min(wait * 2, most_wait), attempt + 1
+
+    async def resume(self, shards: Shards | None = None) -> tuple[int, int]:
+        """At start-up, for the games of the servers on `shards` (all, if None): computer
+        players whose turn came while the bot was down play it now, and a turn a stop left
+        waiting for a confirmation its player never wants to give is ended. Each kind is found
+        in one query, so the work is the games that need it, not every game. Returns (computer
+        players set going, turns ended)."""
+        schedule = self.services.schedule
+        started = await self.sweep_computers(await schedule.games_waiting_on_computers(shards))
+        ended = 0
+        waiting = await schedule.games_waiting_on_humans(shards=shards, mid_turn=True)
+        locales = await self.services.people.game_locales(waiting) if waiting else {}
+        for game_id in waiting:
+            if await self.finish_automatic_turn(game_id, locales[game_id]) is not None:
+                ended += 1
+        return started, ended
 
     async def computer_step(
         self, game_id: int, locale: str, *, attempt: int = 0

@@ -15,7 +15,7 @@ import weakref
 from datetime import datetime
 
 from ..core.preferences import Preferences
-from ..core.records import GameInfo, SeatInfo, TimerKind, TimerRow, UserNotes
+from ..core.records import GameInfo, SeatInfo, Shards, TimerKind, TimerRow, UserNotes
 from ..core.services import Services
 from .policy import (
     MIN_GAP,
@@ -203,11 +203,12 @@ class Reminders:
         shown = await self.services.people.message_ref(game.id, "turn")
         return await self.messenger.nudge(game, user_id, locale, shown)
 
-    async def recover(self) -> int:
+    async def recover(self, shards: Shards | None = None) -> int:
         """Games whose turn has no timers (the bot stopped, or arming them failed, between a
         move and arming them; or the game predates them) get their turn's timers: at start-up
-        and in the periodic sweep. Returns how many."""
-        untimed = await self.services.schedule.games_waiting_on_humans(untimed=True)
+        and in the periodic sweep, those of the servers on `shards` (all, if None), found in
+        one query. Returns how many."""
+        untimed = await self.services.schedule.games_waiting_on_humans(untimed=True, shards=shards)
         for game_id in untimed:
             await self.schedule_turn(game_id)
         return len(untimed)

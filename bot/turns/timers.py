@@ -6,7 +6,13 @@ claims due timers with a lease (processes sharing the database claim different o
 them, then deletes them. A process that dies holding a claim leaves its timers to be fired again
 once the lease runs out, so a timer fires at least once and exactly once while processes live;
 the handlers check the game's version, so a second firing changes nothing. At start-up overdue
-timers fire at once. Adding a sooner timer calls `wake()`, which cuts the sleep short. Time
+timers fire at once. Adding a sooner timer calls `wake()`, which cuts the sleep short; on
+PostgreSQL every process also hears of the timers any other process writes or gives back
+(`Schedule.timer_listener`: NOTIFY at commit, one listening connection that reconnects by
+itself) and re-plans, so a timer another process wrote, or left behind when it died, fires when
+it is due (or, when its claimant died holding it, when the lease runs out: the sleep is bounded
+by the soonest due time or lease end, `next_timer_due`), not at the next poll. The poll
+(`max_sleep`) stays as the fallback, for SQLite and while the listener reconnects. Time
 comes from the services' injected clock: tests move a `ManualClock` and `await run_due()`
 instead of sleeping for hours.
 
@@ -64,7 +70,8 @@ class TimerDispatcher:
 
     `ready` is awaited before the first run (the bot's connection), `on_start` once after it
     (re-arming what a stop left without timers). `max_sleep` bounds a sleep, so a clock that
-    jumps (a suspended laptop) is noticed; a real timer never depends on it.
+    jumps (a suspended laptop) is noticed; a real timer never depends on it. `listen=False`
+    leaves other processes' timers to that poll (as before the listener; for measuring it).
     """
 
     def __init__(
@@ -78,6 +85,7 @@ class TimerDispatcher:
         lease: timedelta = DEFAULT_LEASE,
         owner: str | None = None,
         batch: int = 50,
+        listen: bool = True,
     ) -> None:
         self.services = services
         self.lease = lease
@@ -90,8 +98,13 @@ class TimerDispatcher:
         self._on_start = on_start
         self.max_sleep = max_sleep
         self._wake = asyncio.Event()
+        #: set when a timer heard of moved the next look earlier (sleep on, to the new time)
+        self._replan = asyncio.Event()
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
+        self._listener: asyncio.Task[None] | None = None
+        #: whether to hear of other processes' timers (False: find them by polling only)
+        self.listen = listen
         self._stopping = False
         #: when the loop looks at the timers next (None: it is looking now, or has not slept)
         self._next_look: datetime | None = None
@@ -100,8 +113,26 @@ class TimerDispatcher:
         self.started = asyncio.Event()
 
     def start(self) -> None:
+        loop = asyncio.get_running_loop()
         if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="timers")
+            self._task = loop.create_task(self._run(), name="timers")
+        if self._listener is None and self.listen:
+            listening = self.services.schedule.timer_listener(self.heard)
+            if listening is not None:
+                self._listener = loop.create_task(listening, name="timer-listener")
+
+    def heard(self, due: datetime | None) -> None:
+        """Another process (or this one) wrote a timer due at `due`, or gave timers back, or
+        the listener reconnected (`None`: look again now). A timer due later than the next look
+        changes nothing; one due sooner, but not yet, only moves the next look earlier (no
+        query: a busy cluster writes timers all the time); one due now is looked at now."""
+        if self._stopping:
+            return
+        if due is None or due <= self.services.clock.now():
+            self.wake()
+        elif self._next_look is not None and due < self._next_look:
+            self._next_look = due
+            self._replan.set()
 
     def wake(self, due: datetime | None = None) -> None:
         """Look at the timers again now (one was added or moved sooner); given `due`, the
@@ -114,6 +145,11 @@ class TimerDispatcher:
         """Let a timer being handled finish, then end the task."""
         self._stopping = True
         self._wake.set()
+        listener, self._listener = self._listener, None
+        if listener is not None:
+            listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await listener
         task, self._task = self._task, None
         if task is None:
             return
@@ -218,5 +254,23 @@ class TimerDispatcher:
             if self._stopping:
                 break
             self._next_look = self.services.clock.now() + timedelta(seconds=delay)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), delay)
+            await self._sleep()
+
+    async def _sleep(self) -> None:
+        """Until the next look, or a wake; a timer heard of that is due sooner moves the next
+        look earlier (`heard`) and the sleep goes on to it."""
+        while not self._stopping and not self._wake.is_set():
+            assert self._next_look is not None
+            left = max(0.0, (self._next_look - self.services.clock.now()).total_seconds())
+            self._replan.clear()
+            woken = asyncio.ensure_future(self._wake.wait())
+            replanned = asyncio.ensure_future(self._replan.wait())
+            try:
+                done, _ = await asyncio.wait(
+                    {woken, replanned}, timeout=left, return_when=asyncio.FIRST_COMPLETED
+                )
+            finally:
+                woken.cancel()
+                replanned.cancel()
+            if not done:
+                return  # time to look

@@ -10,12 +10,20 @@ prints one JSON line with what it did.
 - `remind DB GO DMS HANG`: fire the reminders due now or soon through the real reminder handler;
   each DM is a line in the file DMS. With HANG=before the process stops answering as soon as it
   has claimed a timer, before the handler runs (the test then SIGKILLs it holding the lease).
+- `serve DB GO OUT COUNT LISTEN [PATIENCE]`: the real dispatcher running as in the bot
+  (`start()`, the longest sleep five minutes), LISTEN=yes hearing other processes' timers or no
+  (polling only), until it fired COUNT timers (each a line `id unix-time` in OUT) or PATIENCE
+  seconds (60) passed. It touches OUT.ready once its first look is over.
+- `leave DB GO GAME DELAY LEASE`: write one reminder of GAME due in DELAY seconds, and one due
+  now that this process claims in the same transaction for LEASE seconds; print both (with the
+  due time and the lease's end, unix time) and hang there, to be SIGKILLed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 import time
 from datetime import timedelta
@@ -129,6 +137,57 @@ async def remind(services: Services, dms: Path, hang: str) -> dict[str, object]:
     return {"fired": fired}
 
 
+async def serve(
+    services: Services, out: Path, count: int, listen: bool, patience: float = 60
+) -> dict[str, object]:
+    fired: list[int] = []
+
+    async def record(timer: TimerRow) -> None:
+        fired.append(timer.id)
+        with out.open("a") as lines:
+            lines.write(f"{timer.id} {time.time()}\n")
+
+    dispatcher = TimerDispatcher(services, {"reminder": record}, max_sleep=300, listen=listen)
+    dispatcher.start()
+    await dispatcher.started.wait()
+    await asyncio.sleep(0.5)  # its first look is over: from now on it sleeps
+    out.with_suffix(".ready").touch()
+    deadline = time.monotonic() + patience
+    while len(fired) < count and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    await dispatcher.stop()
+    return {"fired": fired}
+
+
+async def leave(services: Services, game_id: int, delay: float, lease: float) -> dict[str, object]:
+    """A process that wrote two timers and dies: one not yet due, one it holds."""
+    now = services.clock.now()
+    owner = f"leaver:{os.getpid()}"
+    async with services.store.write() as tx:
+        later = await tx.insert_timer(
+            game_id,
+            kind="reminder",
+            due_at=now + timedelta(seconds=delay),
+            seat=0,
+            version=0,
+            now=now,
+        )
+        held = await tx.insert_timer(
+            game_id, kind="reminder", due_at=now, seat=0, version=0, now=now
+        )
+        claimed = await tx.claim_timers(now, owner, now + timedelta(seconds=lease), limit=10)
+    assert [t.id for t in claimed] == [held], claimed
+    wrote = {
+        "later": later,
+        "later_due": (now + timedelta(seconds=delay)).timestamp(),
+        "held": held,
+        "lease_end": (now + timedelta(seconds=lease)).timestamp(),
+    }
+    print(json.dumps(wrote), flush=True)
+    await asyncio.sleep(3600)  # killed here
+    return wrote
+
+
 async def main(mode: str, db: str, go: str, *args: str) -> None:
     store = await Store.open(db)
     try:
@@ -141,6 +200,11 @@ async def main(mode: str, db: str, go: str, *args: str) -> None:
             out = await timers(services)
         elif mode == "remind":
             out = await remind(services, Path(args[0]), args[1])
+        elif mode == "serve":
+            patience = float(args[3]) if len(args) > 3 else 60.0
+            out = await serve(services, Path(args[0]), int(args[1]), args[2] == "yes", patience)
+        elif mode == "leave":
+            out = await leave(services, int(args[0]), float(args[1]), float(args[2]))
         else:
             raise SystemExit(f"unknown mode {mode}")
         print(json.dumps(out), flush=True)

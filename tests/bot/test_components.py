@@ -15,7 +15,9 @@ from bot.discord_app.help import HelpButton
 from bot.discord_app.history import (
     ArchiveButton,
     OpenGameSelect,
+    PositionButton,
     ReplayButton,
+    ReplayHandButton,
     SeasonButton,
     SheetButton,
 )
@@ -35,15 +37,17 @@ SAMPLES: list[tuple[GameItem[Any], dict[str, object]]] = [
     (PanelSelect(12, 31, "buy~2"), {"game_id": 12, "version": 31}),
     (SheetButton(12, 40), {"game_id": 12, "step": 40}),
     (ReplayButton(12, 40, slot=3), {"game_id": 12, "step": 40}),
+    (ReplayHandButton(12, 40, slot=4), {"game_id": 12, "step": 40}),
+    (PositionButton(12, 56), {"game_id": 12, "turn": 56}),
     (OpenGameSelect(20), {"offset": 20}),
     (ArchiveButton(0, 4242), {"offset": 0, "user_id": 4242}),
     (SeasonButton(3), {"season": 3}),
-    (HelpButton(), {}),
     (FollowButton(12, "thread"), {"game_id": 12, "op": "thread"}),
     (PlanButton(12, "drop"), {"game_id": 12, "op": "drop"}),
     (PlanSelect(12, "q2-CR5+DH2"), {"game_id": 12, "step": "q2-CR5+DH2"}),
     (BoardSelect(12), {"game_id": 12}),
     (LogPageButton(12, 3), {"game_id": 12, "page": 3}),
+    (HelpButton("Help"), {}),  # the same help from anywhere: nothing in its id
 ]
 
 
@@ -77,6 +81,9 @@ def test_ids_the_bot_never_made_do_not_match() -> None:
     assert not TurnButton.__discord_ui_compiled_template__.fullmatch("alh:t:12:31:steal")
     assert not TurnButton.__discord_ui_compiled_template__.fullmatch("alh:t:x:31:take")
     assert not OpenGameSelect.__discord_ui_compiled_template__.fullmatch("alh:ag:0012")
+    assert not ReplayHandButton.__discord_ui_compiled_template__.fullmatch("alh:rh:12:10000:0")
+    assert not PositionButton.__discord_ui_compiled_template__.fullmatch("alh:rp:12:-1")
+    assert not ReplayButton.__discord_ui_compiled_template__.fullmatch("alh:rh:12:1:0")
 
 
 def test_a_pattern_for_a_field_the_id_does_not_have_is_refused() -> None:

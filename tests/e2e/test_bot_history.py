@@ -253,8 +253,18 @@ async def test_a_player_s_replay_shows_their_own_hand_and_nobody_else_s(
         for user in (ana, bruno, watcher):
             shown = await sim.slash(user, "alhambra-history replay", channel=channel, game=game_id)
             pages[user.name] = shown.response
-        assert [a.filename for a in pages["watcher"].attachments] == ["table.png"]
-        assert not pages["watcher"].embeds
+        # every Alhambra beside the table; a player has their own hand a button away
+        assert [a.filename for a in pages["watcher"].attachments] == ["table.png", "boards.png"]
+        assert pages["watcher"].button_labels() == LABELS
+        for user in (ana, bruno):
+            page = pages[user.name]
+            assert [a.filename for a in page.attachments] == ["table.png", "boards.png"]
+            assert page.button_labels() == [*LABELS, "Your hand"]
+            edits = page.edits
+            await sim.click(user, page, "Your hand")
+            await sim.wait_until(lambda page=page, edits=edits: page.edits > edits)
+            assert page.button_labels() == [*LABELS, "Every Alhambra"]
+            assert "as dealt" in page.content  # the same step
         for name, seat in seats.items():
             page = pages[name]
             assert [a.filename for a in page.attachments] == ["table.png", "hand.png"]
@@ -283,7 +293,7 @@ async def test_a_player_s_replay_shows_their_own_hand_and_nobody_else_s(
         edits = pages["watcher"].edits
         await sim.click(watcher, pages["watcher"], "End ⏭")
         await sim.wait_until(lambda: pages["watcher"].edits > edits)
-        assert [a.filename for a in pages["watcher"].attachments] == ["table.png"]
+        assert [a.filename for a in pages["watcher"].attachments] == ["table.png", "boards.png"]
 
 
 def _size(node: dict) -> int:
@@ -560,6 +570,7 @@ async def test_a_replay_can_start_at_any_turn(sim: FakeDiscord, run_bot, make_bo
             False,
             False,
             False,
+            False,
         ]
         beyond = await sim.slash(
             bruno, "alhambra-history replay", channel=channel, game=game_id, turn=9999
@@ -570,6 +581,7 @@ async def test_a_replay_can_start_at_any_turn(sim: FakeDiscord, run_bot, make_bo
             False,
             True,
             True,
+            False,
             False,
         ]
 

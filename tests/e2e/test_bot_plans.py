@@ -305,7 +305,11 @@ async def test_a_plan_made_by_menus_under_ones_hand(
         assert "1. If " in panel.content and "put it in your reserve" in panel.content
         await pick("om")
         assert "Otherwise: take the most money" in panel.content
-        assert panel.button_labels() == ["Remove the last rule", "Cancel the plan"]
+        assert panel.button_labels() == [
+            "Remove the last rule",
+            "Keep it for every turn",
+            "Cancel the plan",
+        ]
         _, stored = await bot.services.play.plan(
             game_id := stored_game(db_path, channel.id)[0], waiter.id
         )

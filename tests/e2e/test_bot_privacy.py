@@ -1,9 +1,10 @@
 """Private channels stay private: a game played where a member cannot look (View Channel denied
 to @everyone, allowed to a role or to the players) is, to that member, no game at all, from any
-other channel of the server: its replay, score sheet, review, following it (by command, button
-or a forged one), the archive, a record and a head-to-head. Whoever can view the channel (by
-their role, or as the players) still can, also once the game's thread is archived and gone from
-the bot's cache, and also for a game stored before the bot recorded who may see it."""
+other channel of the server: its replay (every Alhambra and the hand), score sheet, review and
+its positions, following it (by command, button or a forged one), the archive, a record and a
+head-to-head. Whoever can view the channel (by their role, or as the players) still can, also
+once the game's thread is archived and gone from the bot's cache, and also for a game stored
+before the bot recorded who may see it."""
 
 from __future__ import annotations
 
@@ -117,6 +118,8 @@ async def _refused_everything(sim: FakeDiscord, club: Club, who: User, game_id: 
         lambda: sim.slash(who, "alhambra follow", channel=where, game=game_id, how="stop"),
         lambda: forge({"custom_id": f"alh:r:{game_id}:1:2", "component_type": 2}),
         lambda: forge({"custom_id": f"alh:rs:{game_id}:1", "component_type": 2}),
+        lambda: forge({"custom_id": f"alh:rh:{game_id}:1:4", "component_type": 2}),
+        lambda: forge({"custom_id": f"alh:rp:{game_id}:2", "component_type": 2}),
         lambda: forge({"custom_id": "alh:ag:0", "component_type": 3, "values": [str(game_id)]}),
     ]
     asks += [

@@ -9,7 +9,7 @@ query reads the same on both engines and says where they part.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Literal, Protocol
 
@@ -61,6 +61,11 @@ class Conn(Protocol):
         "FOR UPDATE OF alias SKIP LOCKED" on PostgreSQL, "" on SQLite."""
         ...
 
+    def timers_changed(self, due_ms: int) -> None:
+        """This transaction wrote a timer due at `due_ms` (or gave one back): other processes
+        are told when it commits, where the engine can tell them (PostgreSQL's NOTIFY)."""
+        ...
+
     async def rows(self, sql: str, params: Iterable[Any] = ()) -> Sequence[Row]: ...
 
     async def run(self, sql: str, params: Iterable[Any] = ()) -> int:
@@ -73,6 +78,9 @@ class Conn(Protocol):
         and if it touched no row the others are not run (the list then holds only its 0)."""
         ...
 
+
+#: Told of a timer written by any process: its due time in ms, or None for "look again".
+Heard = Callable[[int | None], None]
 
 #: A change and its parameters, for `Conn.batch`.
 Change = tuple[str, Sequence[Any]]
@@ -98,5 +106,11 @@ class Database(Protocol):
         ...
 
     async def schema_version(self) -> int: ...
+
+    def timer_listener(self, heard: Heard) -> Coroutine[Any, Any, None] | None:
+        """What listens for the timers other processes write, calling `heard(due_ms)` for each
+        committed write (`heard(None)`: something may have been missed, look again), until
+        cancelled; None where the engine cannot tell (SQLite: the dispatcher polls)."""
+        ...
 
     async def close(self) -> None: ...

@@ -16,14 +16,21 @@ Why it looks like this:
   (the second finds the work done). PostgreSQL runs DDL inside transactions, so each step and
   its record in `schema_migrations` commit together. A database already at the latest step needs
   no right to create anything, so a role that may only read and write the tables can run the bot.
+- A transaction that writes a timer ends with one `NOTIFY alhambra_timers` carrying the soonest
+  due time it wrote (delivered at commit, to every process listening). Each process keeps one
+  connection of its own listening (`listen_timers`), reconnecting by itself after a blip, so a
+  timer another process writes, or gives back, is heard at once instead of at the next poll.
 - Whatever the server or the driver refuses while opening becomes one line saying what to do
   (`postgres_errors`), the password never in it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
-from collections.abc import AsyncIterator, Iterable, Sequence
+import logging
+from collections.abc import AsyncIterator, Coroutine, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -31,7 +38,7 @@ import asyncpg
 
 from ..errors import StorageFull
 from ..migrate import Migration, check_known, load_migrations
-from .base import Change, Conflict, Engine, redact
+from .base import Change, Conflict, Engine, Heard, redact
 from .postgres_errors import unusable_postgres
 
 #: what a statement may raise: the server's refusals, the driver's, a lost connection
@@ -42,6 +49,21 @@ DRIVER_ERRORS: tuple[type[Exception], ...] = (
 )
 #: and connecting: a malformed address too
 CONNECT_ERRORS: tuple[type[Exception], ...] = (*DRIVER_ERRORS, ValueError)
+
+log = logging.getLogger("alhambra.db")
+
+#: the channel a transaction that wrote timers notifies at commit (payload: the soonest due, ms)
+TIMER_CHANNEL = "alhambra_timers"
+#: the listening connection's name in `pg_stat_activity`
+LISTENER = "alhambra-timers"
+#: how often the listening connection proves it is alive (a query), and how long that may take
+LISTEN_KEEPALIVE_S = 10.0
+#: after the listening connection is lost: wait this long before connecting again, doubling
+LISTEN_RETRY_FIRST_S = 0.5
+LISTEN_RETRY_MOST_S = 10.0
+
+#: what ends a listening connection: a lost or refused connection, a keep-alive left unanswered
+LISTEN_ERRORS: tuple[type[Exception], ...] = (*CONNECT_ERRORS, TimeoutError)
 
 #: `pg_advisory_lock` key of schema migrations (any constant the bot uses for nothing else)
 MIGRATION_LOCK = 0x414C48_01  # "ALH" 1
@@ -79,6 +101,10 @@ def _count(status: str) -> int:
     return int(last) if last.isdigit() else 0
 
 
+def _set(event: asyncio.Event, *_: object) -> None:
+    event.set()
+
+
 class PostgresConn:
     engine: Engine = "postgres"
     lock_rows = "FOR UPDATE"
@@ -88,6 +114,11 @@ class PostgresConn:
 
     def __init__(self, conn: asyncpg.Connection) -> None:
         self.conn = conn
+        #: the soonest due time (ms) of the timers this transaction wrote, if it wrote any
+        self.timers_due: int | None = None
+
+    def timers_changed(self, due_ms: int) -> None:
+        self.timers_due = due_ms if self.timers_due is None else min(self.timers_due, due_ms)
 
     async def rows(self, sql: str, params: Iterable[Any] = ()) -> Sequence[asyncpg.Record]:
         return list(await self.conn.fetch(dollar_params(sql), *params))
@@ -177,6 +208,62 @@ class PostgresDatabase:
             raise
         return cls(pool, url)
 
+    def timer_listener(self, heard: Heard) -> Coroutine[Any, Any, None] | None:
+        return self.listen_timers(heard)
+
+    async def listen_timers(
+        self,
+        heard: Heard,
+        *,
+        keepalive: float = LISTEN_KEEPALIVE_S,
+        retry_first: float = LISTEN_RETRY_FIRST_S,
+        retry_most: float = LISTEN_RETRY_MOST_S,
+    ) -> None:
+        """Listen for committed timer writes on a connection of its own (not the pool's),
+        calling `heard(due_ms)` for each, until cancelled. A lost connection (the server
+        restarted, a network blip, a backend terminated) is noticed at once or by the keep-alive
+        query, and replaced after a doubling wait; each (re)connection calls `heard(None)`, as
+        what was written while nobody listened is unknown."""
+        wait = retry_first
+        lost_once = False
+        while True:
+            conn: asyncpg.Connection | None = None
+            try:
+                conn = await asyncpg.connect(
+                    self.url, timeout=keepalive, server_settings={"application_name": LISTENER}
+                )
+                lost = asyncio.Event()
+                conn.add_termination_listener(functools.partial(_set, lost))
+
+                def notified(_conn: object, _pid: int, _channel: str, payload: str) -> None:
+                    heard(int(payload) if payload.lstrip("-").isdigit() else None)
+
+                await conn.add_listener(TIMER_CHANNEL, notified)
+                if lost_once:
+                    log.info("listening for timer changes again")
+                wait, lost_once = retry_first, False
+                heard(None)
+                while not lost.is_set():
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(lost.wait(), keepalive)
+                    if not lost.is_set():
+                        await asyncio.wait_for(conn.fetchval("SELECT 1"), keepalive)
+                problem = "the connection was closed"
+            except LISTEN_ERRORS as exc:
+                problem = redact(f"{type(exc).__name__}: {exc}")
+            finally:
+                if conn is not None:
+                    conn.terminate()
+            log.warning(
+                "listening for timer changes stopped (%s): connecting again in %.1f s "
+                "(until then timers are found by polling)",
+                problem,
+                wait,
+            )
+            lost_once = True
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, retry_most)
+
     async def schema_version(self) -> int:
         async with self.pool.acquire() as conn:
             return max((await recorded_steps(conn)).keys(), default=0)
@@ -189,7 +276,12 @@ class PostgresDatabase:
         async with self.pool.acquire() as conn:
             try:
                 async with conn.transaction():
-                    yield PostgresConn(conn)
+                    tx = PostgresConn(conn)
+                    yield tx
+                    if tx.timers_due is not None:  # heard by every listener once it commits
+                        await conn.execute(
+                            "SELECT pg_notify($1, $2)", TIMER_CHANNEL, str(tx.timers_due)
+                        )
             except asyncpg.UniqueViolationError as exc:
                 raise Conflict(str(exc)) from exc
             except asyncpg.DiskFullError as exc:

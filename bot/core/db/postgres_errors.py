@@ -13,13 +13,23 @@ from urllib.parse import unquote, urlsplit
 
 import asyncpg
 
-from ..errors import DatabaseError
+from ..errors import DatabaseError, DatabaseUnreachable
 from .base import redact
 
 #: what a malformed address gets instead of the driver's words, which may quote the password
 _BAD_ADDRESS = (
     "is not a valid PostgreSQL address (postgresql://user@host:port/dbname); a password "
     "holding @ / : % # ? must be percent-encoded in it, or given in ALHAMBRA_DB_PASSWORD"
+)
+
+
+#: what a server that is away for a moment (starting, restarting, a network blip) raises
+_AWAY: tuple[type[BaseException], ...] = (
+    OSError,  # refused, reset, unreachable, a timeout
+    asyncpg.CannotConnectNowError,  # "the database system is starting up"
+    asyncpg.TooManyConnectionsError,
+    asyncpg.ConnectionDoesNotExistError,  # the connection dropped in the middle
+    asyncpg.AdminShutdownError,
 )
 
 
@@ -65,6 +75,11 @@ def unusable_postgres(url: str, exc: BaseException, *, connecting: bool = False)
         )
     if isinstance(exc, asyncpg.InsufficientPrivilegeError):
         return DatabaseError(_privilege(where, role, database, reason, connecting))
+    if isinstance(exc, _AWAY):
+        return DatabaseUnreachable(
+            f"cannot {'connect to' if connecting else 'use'} {where}: {reason}: check that "
+            "the server is running and reachable from here, at the host and port of the address"
+        )
     if connecting and isinstance(exc, OSError):
         return DatabaseError(
             f"cannot connect to {where}: {reason}: check that the server is running and "

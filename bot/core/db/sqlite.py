@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Literal
@@ -28,7 +28,7 @@ import aiosqlite
 
 from ..errors import DatabaseError, StorageFull
 from ..migrate import Migration, load_migrations, migrate, schema_version
-from .base import Change, Conflict, Engine
+from .base import Change, Conflict, Engine, Heard
 
 #: SQLite's errors about the file and its storage rather than about the SQL
 _STORAGE_ERRORS = (
@@ -136,6 +136,9 @@ class SqliteConn:
     def claim_rows(self, alias: str) -> str:
         return ""
 
+    def timers_changed(self, due_ms: int) -> None:
+        """Nobody to tell: processes sharing a file find the timers when they poll."""
+
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
 
@@ -205,6 +208,10 @@ class SqliteDatabase:
             await conn.close()
             raise
         return cls(conn, os.fspath(path))
+
+    def timer_listener(self, heard: Heard) -> Coroutine[Any, Any, None] | None:
+        """SQLite cannot tell one process of another's writes: the dispatcher polls."""
+        return None
 
     async def schema_version(self) -> int:
         async with self._lock:

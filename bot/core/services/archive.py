@@ -56,13 +56,21 @@ class Archive(Service):
         return ArchivePage(out, offset, limit, more=len(found) > limit)
 
     async def replay(
-        self, game_id: int, step: int | None = None, *, user_id: int | None = None
+        self,
+        game_id: int,
+        step: int | None = None,
+        *,
+        user_id: int | None = None,
+        exact: bool = False,
     ) -> ReplayStep:
         """The game after its `step`-th finished turn (the last one if None; clamped to the
-        game), rebuilt from the seed and the log: what anyone may see of it then, and, if
-        `user_id` has a seat in the game, what that seat alone saw (its own hand)."""
+        game, or with `exact` refused past its end: a step a button named), rebuilt from the
+        seed and the log: what anyone may see of it then, and, if `user_id` has a seat in the
+        game, what that seat alone saw (its own hand)."""
         game_log = await read_log(self.store, game_id)
         turns = game_log.turns()
+        if exact and step is not None and not 0 <= step <= len(turns):
+            raise InvalidRequest(variant="replay_step", game=game_id, steps=len(turns))
         wanted = len(turns) if step is None else max(0, min(step, len(turns)))
         version = 0 if wanted == 0 else turns[wanted - 1].seq
         game = game_log.game

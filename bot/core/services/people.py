@@ -160,6 +160,12 @@ class People(Service):
             game = await tx.game(game_id)
         return "en" if game is None else game.locale
 
+    async def game_locales(self, game_ids: list[int]) -> dict[int, str]:
+        """`game_locale` of many games in one read (English for those not there)."""
+        async with self.store.read() as tx:
+            found = await tx.game_locales(game_ids)
+        return {game_id: found.get(game_id, "en") for game_id in game_ids}
+
     async def meta(self, key: str) -> str | None:
         async with self.store.read() as tx:
             return await tx.meta(key)

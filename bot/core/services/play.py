@@ -39,7 +39,7 @@ from ..errors import (
     PlanRefused,
     ServiceError,
 )
-from ..plans import MAX_RULES, Plan, PlanChange, check_new_rule
+from ..plans import MAX_LIMIT, MAX_RULES, MIN_LIMIT, Plan, PlanChange, cheapest_of, check_new_rule
 from ..records import DeadlineRules, GameInfo, SeatInfo
 from ..results import ActResult, GameLog, NextTurn, TurnOver, ViewResult, VoteOutcome
 from .guards import (
@@ -406,30 +406,45 @@ class Play(Service):
     async def change_plan(
         self, game_id: int, user_id: int, change: PlanChange
     ) -> tuple[ViewResult, Plan]:
-        """Change the player's plan for their next turn by `change` (pure: the plan as stored
-        and their own view in, the new plan out; it may refuse by raising) and keep the result,
-        read and written in one transaction, so two changes at once both count. Refused during
-        their own turn; each rule is checked against their own view now
-        (`plans.check_new_rule`); an empty plan is dropped. Returns their view and the plan
-        kept."""
+        """Change the player's plan by `change` (pure: the plan as stored and their own view
+        in, the new plan out; it may refuse by raising) and keep the result, read and written
+        in one transaction, so two changes at once both count. Refused during their own turn,
+        but for cancelling the whole plan (a standing plan is cancelled when one is back); each
+        rule new to the plan is checked against their own view now (`plans.check_new_rule`:
+        the rules kept from a standing plan may name cards spent since); an empty plan is
+        dropped. Returns their view and the plan kept."""
         async with self.store.write() as tx:
             game = await need_game(tx, game_id)
-            me = planner(game, user_id, waiting=True)
+            me = planner(game, user_id)
+            my_turn = game.current_seat == me
             snapshot = await tx.snapshot(game_id)
             stored = await tx.plan(game_id, me)
             assert snapshot is not None
             view = Game.from_json(snapshot).view(me)
-            plan = change(Plan.from_json(stored) if stored else Plan(), view)
+            old = Plan.from_json(stored) if stored else Plan()
+            try:
+                plan = change(old, view)
+            except ServiceError:
+                if my_turn:
+                    raise PlanRefused(variant="your_turn") from None
+                raise
+            if my_turn and not plan.empty:
+                raise PlanRefused(variant="your_turn")
             if len(plan.rules) > MAX_RULES:
                 raise PlanRefused(variant="full", count=MAX_RULES)
             for rule in plan.rules:
+                if rule in old.rules:
+                    continue
                 if (problem := check_new_rule(rule, view)) is not None:
+                    if problem == "bad_limit" and rule.kind is not None:
+                        low = max(MIN_LIMIT, cheapest_of(rule.kind))
+                        raise PlanRefused(variant=problem, low=low, high=MAX_LIMIT)
                     raise PlanRefused(variant=problem)
             if isinstance(plan.otherwise, tuple) and not all(
                 0 <= c < len(CARDS) for c in plan.otherwise
             ):
                 raise PlanRefused(variant="bad_cards")
-            if not plan.rules and plan.otherwise == "wait":
+            if plan.empty:
                 await tx.take_plan(game_id, me)
             else:
                 await tx.save_plan(game_id, me, user_id, plan.to_json(), game.version, self._now())
@@ -444,10 +459,16 @@ class Play(Service):
             return await tx.plan(game_id, seat) is not None
 
     async def take_plan(self, game_id: int, seat: int) -> Plan | None:
-        """The plan of the seat whose turn begins, taken for good: a plan is for one turn."""
+        """The plan of the seat whose turn begins: taken for good if it is for one turn, kept
+        if it is standing (until the player cancels it)."""
         async with self.store.write() as tx:
-            stored = await tx.take_plan(game_id, seat)
-        return Plan.from_json(stored) if stored else None
+            stored = await tx.plan(game_id, seat)
+            if stored is None:
+                return None
+            plan = Plan.from_json(stored)
+            if not plan.standing:
+                await tx.take_plan(game_id, seat)
+        return plan
 
     # --- seats that go silent: missed deadlines, hand-overs, votes --------------------------------
 

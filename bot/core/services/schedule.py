@@ -4,13 +4,13 @@ nudges and the deadline rules."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import Any, Literal
 
 from ..errors import NoGameHere
-from ..records import DeadlineRules, TimerKind, TimerRow, UserNotes
+from ..records import DeadlineRules, Shards, TimerKind, TimerRow, UserNotes
 from .guards import Service, need_game
 
 
@@ -25,8 +25,16 @@ class Schedule(Service):
             return await tx.due_timers(self._now(), limit)
 
     async def next_timer_due(self) -> datetime | None:
+        """When a timer is next due, or the lease holding it runs out (when this process may
+        take over a dead claimant's timer)."""
         async with self.store.read() as tx:
             return await tx.next_timer_due()
+
+    def timer_listener(
+        self, heard: Callable[[datetime | None], None]
+    ) -> Coroutine[Any, Any, None] | None:
+        """Hears of timers every process writes (`Store.timer_listener`); None on SQLite."""
+        return self.store.timer_listener(heard)
 
     async def claim_timers(
         self, owner: str, *, lease: timedelta, limit: int = 50
@@ -222,14 +230,21 @@ class Schedule(Service):
             raise NoGameHere(variant="unknown")
         return rules
 
-    async def games_waiting_on_humans(self, *, untimed: bool = False) -> list[int]:
+    async def games_waiting_on_humans(
+        self, *, untimed: bool = False, shards: Shards | None = None, mid_turn: bool = False
+    ) -> list[int]:
+        """Running games waiting on a person (see `Tx.active_games_waiting_on_humans`), of the
+        servers on `shards` only if given: one query."""
         async with self.store.read() as tx:
-            return await tx.active_games_waiting_on_humans(untimed=untimed)
+            return await tx.active_games_waiting_on_humans(
+                untimed=untimed, shards=shards, mid_turn=mid_turn
+            )
 
-    async def games_waiting_on_computers(self) -> list[int]:
-        """Running games whose computer player is to move (to resume them after a restart)."""
+    async def games_waiting_on_computers(self, shards: Shards | None = None) -> list[int]:
+        """Running games whose computer player is to move (to resume them after a restart), of
+        the servers on `shards` only if given: one query."""
         async with self.store.read() as tx:
-            return await tx.games_waiting_on_computers()
+            return await tx.games_waiting_on_computers(shards)
 
     async def count_open_games(self) -> int:
         """Games in a lobby or being played: a gauge for operators, and proof that the

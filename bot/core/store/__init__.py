@@ -13,12 +13,14 @@ The queries are grouped by concern, one module each (`games`, `schedule`, `peopl
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
-from typing import Literal
+from datetime import datetime
+from typing import Any, Literal
 
 import aiosqlite
 
+from ..clock import at_ms
 from ..db.base import Database, is_postgres_url
 from ..db.sqlite import SqliteDatabase
 from ..migrate import Migration
@@ -94,6 +96,17 @@ class Store:
 
     async def schema_version(self) -> int:
         return await self.db.schema_version()
+
+    def timer_listener(
+        self, heard: Callable[[datetime | None], None]
+    ) -> Coroutine[Any, Any, None] | None:
+        """What hears, until cancelled, of every timer any process writes or gives back:
+        `heard(due)`, or `heard(None)` to look again. None where the engine cannot tell."""
+
+        def told(due_ms: int | None) -> None:
+            heard(None if due_ms is None else at_ms(due_ms))
+
+        return self.db.timer_listener(told)
 
     async def close(self) -> None:
         """Close once the transactions under way (if any) are over."""

@@ -9,8 +9,8 @@ from typing import Any
 
 from ..clock import at_ms, to_ms
 from ..db.base import Change
-from ..records import ActionRow, GameInfo, SeatKind, Status
-from .rows import GAME_COLUMNS, SEAT_COLUMNS, game_info
+from ..records import ActionRow, GameInfo, SeatKind, Shards, Status
+from .rows import GAME_COLUMNS, SEAT_COLUMNS, game_info, shard_clause
 from .schedule import ScheduleQueries
 
 _GAME_COLUMNS_OF_G = ", ".join(f"g.{c.strip()}" for c in GAME_COLUMNS.split(","))
@@ -263,6 +263,9 @@ class GameQueries(ScheduleQueries):
         if hold_until is not None:
             changes.append((timer, (game_id, "end_turn", seat, version, to_ms(hold_until), ms)))
         counts = await self.conn.batch(changes, guarded=True)
+        for due in (announce_at, hold_until):
+            if due is not None and counts[0] == 1:
+                self.conn.timers_changed(to_ms(due))
         return counts[0] == 1
 
     async def actions(self, game_id: int, after: int = 0) -> list[ActionRow]:
@@ -313,26 +316,53 @@ class GameQueries(ScheduleQueries):
         )
         return [r[0] for r in rows]
 
-    async def games_waiting_on_computers(self) -> list[int]:
-        """Ids of running games whose current decision is a computer player's."""
+    async def games_waiting_on_computers(self, shards: Shards | None = None) -> list[int]:
+        """Ids of running games whose current decision is a computer player's (of the servers
+        on `shards` only, if given)."""
+        where, params = shard_clause(shards)
         rows = await self.rows(
             "SELECT g.id FROM games g "
             "JOIN seats s ON s.game_id = g.id AND s.seat = g.current_seat "
-            "WHERE s.kind = 'computer' AND g.status = 'active' ORDER BY g.id"
+            f"WHERE s.kind = 'computer' AND g.status = 'active'{where} ORDER BY g.id",
+            params,
         )
         return [r[0] for r in rows]
 
-    async def active_games_waiting_on_humans(self, *, untimed: bool = False) -> list[int]:
+    async def active_games_waiting_on_humans(
+        self, *, untimed: bool = False, shards: Shards | None = None, mid_turn: bool = False
+    ) -> list[int]:
         """Ids of running games whose current decision is a human player's; `untimed`: only
-        those without a timer (a failure or a stop left their turn unarmed)."""
+        those without a timer (a failure or a stop left their turn unarmed); `mid_turn`: only
+        those whose last move is the current player's and whose turn has no `end_turn` timer
+        (the only ones a stop can leave waiting for a confirmation); `shards`: only those of
+        the servers on these shards. One query, however many games there are."""
+        where, params = shard_clause(shards)
         rows = await self.rows(
             "SELECT g.id FROM games g "
             "JOIN seats s ON s.game_id = g.id AND s.seat = g.current_seat "
             "WHERE s.kind = 'human' AND g.status = 'active' "
             + ("AND NOT EXISTS (SELECT 1 FROM timers t WHERE t.game_id = g.id) " if untimed else "")
-            + "ORDER BY g.id"
+            + (
+                "AND EXISTS (SELECT 1 FROM actions a WHERE a.game_id = g.id "
+                "AND a.seq = g.version AND a.seat = g.current_seat) "
+                "AND NOT EXISTS (SELECT 1 FROM timers t WHERE t.game_id = g.id "
+                "AND t.kind = 'end_turn') "
+                if mid_turn
+                else ""
+            )
+            + where.strip()
+            + " ORDER BY g.id",
+            params,
         )
         return [r[0] for r in rows]
+
+    async def game_locales(self, game_ids: list[int]) -> dict[int, str]:
+        """The language of each of these games (`GameInfo.locale`), in one query."""
+        if not game_ids:
+            return {}
+        marks = ", ".join("?" for _ in game_ids)
+        rows = await self.rows(f"SELECT id, locale FROM games WHERE id IN ({marks})", game_ids)
+        return {int(r[0]): str(r[1]) for r in rows}
 
     async def count_open_games(self) -> int:
         """Games in a lobby or being played."""

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..clock import at_ms, from_ms
 from ..db.base import Conn, Row
-from ..records import GameInfo, SeatInfo
+from ..records import GameInfo, SeatInfo, Shards
 
 GAME_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, options, max_players, seed, version, "
@@ -49,6 +49,17 @@ class Rows:
             (row["id"],),
         )
         return game_info(row, seats)
+
+
+def shard_clause(shards: Shards | None, column: str = "g.guild_id") -> tuple[str, list[int]]:
+    """` AND (...)`: only the games of servers on `shards` (Discord's rule, `Shards.owns`), and
+    its parameters; nothing when `shards` is None (every game)."""
+    if shards is None:
+        return "", []
+    ids = sorted(shards.ids)
+    marks = ", ".join("?" for _ in ids)
+    clause = f" AND ({column} IS NULL OR ({column} >> 22) % ? IN ({marks}))"
+    return clause, [shards.count, *ids]
 
 
 #: A seat's columns, named as `game_info` reads them (also in a join with its game's row).

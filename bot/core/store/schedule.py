@@ -48,6 +48,7 @@ class ScheduleQueries(Rows):
         now: datetime,
         attempts: int = 0,
     ) -> int:
+        self.conn.timers_changed(to_ms(due_at))
         return await self.insert(
             "INSERT INTO timers (game_id, kind, seat, version, due_at, created_at, attempts) "
             "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
@@ -106,6 +107,7 @@ class ScheduleQueries(Rows):
     async def retry_timer(self, timer_id: int, owner: str, due_at: datetime, attempts: int) -> bool:
         """A claimed timer's handler failed: give it back, due again at `due_at`, its failures
         counted; False if its lease passed to another claimant (or it was re-armed) meanwhile."""
+        self.conn.timers_changed(to_ms(due_at))
         return (
             await self.run(
                 "UPDATE timers SET due_at = ?, attempts = ?, claimed_by = NULL, "
@@ -116,11 +118,15 @@ class ScheduleQueries(Rows):
         )
 
     async def release_timers(self, owner: str) -> int:
-        """Give back the timers `owner` claimed and did not handle (it is stopping)."""
-        return await self.run(
+        """Give back the timers `owner` claimed and did not handle (it is stopping): other
+        processes are told to look now."""
+        given = await self.run(
             "UPDATE timers SET claimed_by = NULL, lease_until = NULL WHERE claimed_by = ?",
             (owner,),
         )
+        if given:
+            self.conn.timers_changed(0)
+        return given
 
     async def next_timer_due(self) -> datetime | None:
         """When a timer is next due: its due time, or the end of the lease holding it."""

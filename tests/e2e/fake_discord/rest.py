@@ -240,9 +240,9 @@ class RestApi:
                 "url": self.sim.gateway_url,
                 "shards": self.sim.shards,
                 "session_start_limit": {
-                    "total": 1000,
-                    "remaining": 999,
-                    "reset_after": 0,
+                    "total": self.sim.session_starts_total,
+                    "remaining": self.sim.session_starts_remaining,
+                    "reset_after": self.sim.session_starts_reset_after,
                     "max_concurrency": self.sim.max_concurrency,
                 },
             }

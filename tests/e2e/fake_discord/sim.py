@@ -99,6 +99,11 @@ class FakeDiscord:
         #: sessions may start per 5 seconds (one per bucket, ``shard_id % max_concurrency``).
         self.shards = shards
         self.max_concurrency = max_concurrency
+        #: and the daily budget of session starts: how many are left, and in how many
+        #: milliseconds it resets (a test spends it by setting these)
+        self.session_starts_total = 1000
+        self.session_starts_remaining = 999
+        self.session_starts_reset_after = 0
         self.guilds: list[Guild] = []
         self.users_by_id: dict[int, User] = {self.bot_user.id: self.bot_user}
         self.channels_by_id: dict[int, Channel] = {}

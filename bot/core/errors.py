@@ -371,3 +371,15 @@ class DatabaseUnreachable(DatabaseError):
 
 class DatabaseTooNew(DatabaseError):
     """The database was written by a newer version of the bot."""
+
+
+class SeasonRefused(ServiceError):
+    """A season of the server's ratings that cannot be shown or closed: one it never had, one
+    already closed (a confirmation pressed twice), or a new season asked by a non-moderator."""
+
+    code = "season"
+    default = "Only a member who can manage the server can start a new season of its ratings."
+    variants = {
+        "unknown": "This server has no season {season}: its seasons are 1 to {current}.",
+        "closed": "Season {season} has already ended: this server is in season {current} now.",
+    }

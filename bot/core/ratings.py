@@ -11,6 +11,14 @@ from openskill.models import PlackettLuce
 
 _MODEL = PlackettLuce()
 
+#: The familiar scale a rating is shown on: `BASE + PER_POINT * (mu - 3 sigma)`. A newcomer
+#: (mu 25, sigma 25/3: mu - 3 sigma = 0) starts at 1,500, as on chess's Elo and Glicko scales.
+BASE = 1500
+#: One point of the model in rating points: 200 / beta, beta (25/6) being the spread of one
+#: game's performance, as 200 points are on Elo's scale; so a gap of 200 points between two
+#: players means about the odds it means in chess.
+PER_POINT = 48
+
 
 @dataclass(frozen=True)
 class Rating:
@@ -23,6 +31,53 @@ class Rating:
         """The figure a leaderboard sorts by: skill less three uncertainties (a new player
         starts at 0 and climbs as their results make the estimate sure)."""
         return self.mu - 3 * self.sigma
+
+    @property
+    def points(self) -> int:
+        """The rating as players read it (`BASE` and `PER_POINT`): the conservative figure
+        `ordinal` on an Elo-like scale, a whole number. The leaderboard, the results and a
+        player's record all show this one figure."""
+        return round(BASE + PER_POINT * self.ordinal)
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """How one player's rating moved with one rated game (`before` is a newcomer's fresh
+    rating when they had none in the season)."""
+
+    user_id: int
+    before: Rating
+    after: Rating
+    #: the season of the server's ratings the game counted in
+    season: int = 1
+
+    @property
+    def delta(self) -> int:
+        """The change in rating points, as shown (the difference of the two figures shown)."""
+        return self.after.points - self.before.points
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's place on a season's leaderboard: their rank (1 = best) among `of`."""
+
+    user_id: int
+    rank: int
+    of: int
+    rating: Rating
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """A season of one server: its best players in order, and the asker's own standing (even
+    outside them; None if they have no rating in it)."""
+
+    season: int
+    #: the server's season now (a closed season is one below it)
+    current: int
+    top: list[Standing]
+    mine: Standing | None
+    players: int
 
 
 def new_rating() -> Rating:

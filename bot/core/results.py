@@ -24,6 +24,7 @@ from engine import (
 
 from .errors import GameNotStarted, GameOver, NotAPlayer, NotYourTurn
 from .preferences import Preferences
+from .ratings import RatingChange
 from .records import ActionRow, DeadlineRules, GameInfo, SeatInfo, UserNotes
 
 
@@ -69,6 +70,8 @@ class TurnOver:
     followers: tuple[tuple[int, str | None], ...] = ()
     next: NextTurn | None = None
     hints: dict[int, int] = field(default_factory=dict)
+    #: how a rated game moved its players' ratings (at the end)
+    ratings: tuple[RatingChange, ...] = ()
     #: the game's actions, when the channel or a DM must tell more than this turn
     actions: tuple[ActionRow, ...] | None = None
 

@@ -18,7 +18,7 @@ from ..text.present import hints_line, player_names, results_lines, short_lines,
 from ..turns.ports import ChannelRefused, MessageRef, Spawn
 from ..turns.telling import Telling
 from .followers import tell_followers
-from .markup import inert, jump_link, pinging, place_of, public_names
+from .markup import inert, jump_link, pinging, place_of, public_names, ratings_line
 from .pictures import growth_file, scores_file
 from .results_message import results_buttons
 from .turn_message import turn_message
@@ -75,6 +75,8 @@ class ChannelAnnouncer:
                 lines += results_lines(locale, names, public)
                 if telling.hints:  # the game's statistics: who asked the computer for help
                     lines.append(hints_line(locale, names, telling.hints))
+                if telling.ratings:  # a rated game: how it moved each player's rating
+                    lines.append(ratings_line(locale, game, telling.ratings, public.ranks))
                 lines.append(results_pointer(locale, game.id))
             # the results offer the finished game's score sheet, log and boards
             extra: dict[str, Any] = {"view": results_buttons(game, locale)} if telling.over else {}
@@ -118,7 +120,11 @@ class ChannelAnnouncer:
         # the game's followers read what the channel was just told, each in their DMs
         if telling.followers:
             link = jump_link(game.guild_id, game.channel_id, told.id)
-            self._spawn(tell_followers(self.client, game, turns, public, link, telling.followers))
+            self._spawn(
+                tell_followers(
+                    self.client, game, turns, public, link, telling.followers, telling.ratings
+                )
+            )
         return shown
 
     async def _growth(

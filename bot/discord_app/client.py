@@ -63,6 +63,7 @@ from .history import (
     PositionButton,
     ReplayButton,
     ReplayHandButton,
+    SeasonButton,
     SheetButton,
 )
 from .lobby_message import LobbyButton
@@ -113,6 +114,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ArchiveButton,
     OpenGameSelect,
     SheetButton,
+    SeasonButton,
     PlanButton,
     PlanSelect,
 )

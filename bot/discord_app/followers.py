@@ -20,6 +20,7 @@ from discord.ext import commands
 from engine import SeatView
 
 from ..core.errors import FollowRefused, NoGameHere
+from ..core.ratings import RatingChange
 from ..core.records import GameInfo
 from ..core.results import LoggedTurn
 from ..ops import metrics
@@ -29,7 +30,7 @@ from ..text.present import bounded, results_lines, told_lines
 from .components import GameItem
 from .context import BaseBot, bot_of, handling, reply, user_locale
 from .dms import send_dm
-from .markup import button, inert, place_of, public_names
+from .markup import button, inert, place_of, public_names, ratings_line
 from .sight import seen_game
 from .translator import T
 
@@ -146,6 +147,7 @@ async def tell_followers(
     public: SeatView,
     link: str,
     followers: Sequence[tuple[int, str]],
+    ratings: Sequence[RatingChange] = (),
 ) -> None:
     """DM each follower by DM what the channel was just told about these turns (and the
     results, when the game is over), each in their own language (`followers`: user and
@@ -167,6 +169,8 @@ async def tell_followers(
         if public.is_over:
             lines += ["", f"**{i18n.t(locale, 'results.title')}**"]
             lines += results_lines(locale, names, public)
+            if ratings:  # a rated game: how it moved each rating, as the channel was told
+                lines.append(ratings_line(locale, game, ratings, public.ranks))
             lines.append(results_pointer(locale, game.id))
         ui = discord.ui.View(timeout=None)
         ui.add_item(FollowButton(game.id, "stop", i18n.t(locale, "button.unfollow")))

@@ -33,6 +33,7 @@ from ..core.errors import (
     InvalidRequest,
     NoGameHere,
     NotAPlayer,
+    SeasonRefused,
     StatsHidden,
     VersusSelf,
 )
@@ -40,6 +41,8 @@ from ..core.results import ArchivedGame, GameLog
 from ..text import i18n
 from ..text.history import archive_choice, archive_line, replay_text, stats_text, versus_text
 from ..text.present import bounded, player_names, review_lines
+from ..text.ratings import command as season_command
+from ..text.ratings import leaderboard_text, rating_line
 from ..turns import computers
 from .components import GameItem
 from .context import (
@@ -369,14 +372,14 @@ async def show_archive(
             )
         )
     if page.games:
-        lines = [archive_line(locale, entry) for entry in page.games]
+        lines = [archive_entry(locale, entry) for entry in page.games]
         hint = i18n.t(locale, "archive.hint")
         text = bounded(f"**{title}**\n" + "\n".join(lines) + f"\n{hint}")
         ui = ui or discord.ui.View(timeout=None)
         ui.add_item(
             OpenGameSelect(
                 page.offset,
-                [(e, archive_choice(locale, e)) for e in page.games],
+                [(e, archive_label(locale, e)) for e in page.games],
                 i18n.t(locale, "archive.open"),
             )
         )
@@ -386,6 +389,21 @@ async def show_archive(
         await redraw(interaction, content=text, view=ui)
     else:
         await reply(interaction, text, view=ui)
+
+
+def archive_entry(locale: str, entry: ArchivedGame) -> str:
+    """A game's line in the archive; a rated game abandoned while it ran says so."""
+    line = archive_line(locale, entry)
+    if entry.game.status == "abandoned":
+        return i18n.t(locale, "archive.abandoned", line=line)
+    return line
+
+
+def archive_label(locale: str, entry: ArchivedGame) -> str:
+    """A game in the archive's menu; an abandoned game has no winner."""
+    if entry.game.status == "abandoned":
+        return i18n.t(locale, "archive.choice_abandoned", game=entry.game.id)
+    return archive_choice(locale, entry)
 
 
 class OpenGameSelect(
@@ -445,6 +463,48 @@ class ArchiveButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         async with handling(interaction, "games:page"):
             await show_archive(interaction, self.user_id or None, self.offset, turn=True)
+
+
+def manages_server(interaction: discord.Interaction) -> bool:
+    """A server's moderator, as the bot counts them for moderators' actions (abandoning
+    anyone's game, starting a season): a member with Manage Server."""
+    return bool(interaction.permissions and interaction.permissions.manage_guild)
+
+
+class SeasonButton(
+    GameItem[discord.ui.Button[discord.ui.View]],
+    custom_id="alh:season:{season}",
+    season=r"[1-9]\d{0,3}",
+):
+    """Confirms `/alhambra-history new-season`: closes season `season` of the server where it
+    is pressed (the interaction's, never the button's), for a moderator, once (pressed again,
+    or after another moderator started one, it says the season has ended)."""
+
+    def __init__(self, season: int, label: str = "…") -> None:
+        self.season = season
+        super().__init__(
+            button(self.custom_id_for(season=season), label, style=discord.ButtonStyle.danger)
+        )
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with handling(interaction, "new-season:confirm"):
+            locale = user_locale(interaction)
+            if interaction.guild_id is None:
+                raise GuildOnly()
+            started = await bot_of(interaction).services.archive.new_season(
+                interaction.guild_id,
+                interaction.user.id,
+                self.season,
+                is_manager=manages_server(interaction),
+            )
+            text = i18n.t(
+                locale,
+                "season.started",
+                season=started,
+                closed=self.season,
+                command=season_command(locale, self.season),
+            )
+            await redraw(interaction, content=text, view=None)
 
 
 @app_commands.guild_only()
@@ -510,28 +570,43 @@ class HistoryCommands(
     @app_commands.command(
         name=T("cmd.leaderboard.name"), description=T("cmd.leaderboard.description")
     )
-    async def leaderboard(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(season=T("cmd.leaderboard.season.description"))
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        season: app_commands.Range[int, 1, 9999] | None = None,
+    ) -> None:
         async with handling(interaction, "leaderboard"):
             locale = user_locale(interaction)
-            assert interaction.guild_id is not None
-            board = await bot_of(interaction).services.archive.leaderboard(interaction.guild_id)
-            title = f"**{i18n.t(locale, 'leaderboard.title')}**"
-            if not board:
-                await reply(interaction, f"{title}\n{i18n.t(locale, 'leaderboard.empty')}")
-                return
-            lines = [
-                i18n.t(
-                    locale,
-                    "leaderboard.line",
-                    rank=rank,
-                    name=f"<@{user_id}>",  # a reply only they see: names, never a ping
-                    rating=round(rating.ordinal, 1),
-                    count=rating.games,
-                )
-                for rank, (user_id, rating) in enumerate(board, start=1)
-            ]
-            note = i18n.t(locale, "leaderboard.note")
-            await reply(interaction, bounded("\n".join([title, *lines, note])))
+            if interaction.guild_id is None:
+                raise GuildOnly()
+            board = await bot_of(interaction).services.archive.season_board(
+                interaction.guild_id, season=season, user_id=interaction.user.id
+            )
+            await reply(interaction, bounded(leaderboard_text(locale, board, interaction.user.id)))
+
+    @app_commands.command(
+        name=T("cmd.new_season.name"), description=T("cmd.new_season.description")
+    )
+    async def new_season(self, interaction: discord.Interaction) -> None:
+        async with handling(interaction, "new-season"):
+            locale = user_locale(interaction)
+            if interaction.guild_id is None:
+                raise GuildOnly()
+            if not manages_server(interaction):
+                raise SeasonRefused()
+            season = await bot_of(interaction).services.archive.current_season(interaction.guild_id)
+            ui = discord.ui.View(timeout=None)
+            label = i18n.t(locale, "button.season_confirm", next=season + 1)
+            ui.add_item(SeasonButton(season, label))
+            text = i18n.t(
+                locale,
+                "season.confirm",
+                season=season,
+                next=season + 1,
+                command=season_command(locale, season),
+            )
+            await reply(interaction, text, view=ui)
 
     @app_commands.command(name=T("cmd.stats.name"), description=T("cmd.stats.description"))
     @app_commands.describe(
@@ -571,6 +646,10 @@ class HistoryCommands(
             await acknowledge(interaction)  # replaying the games takes a moment
             record = await services.archive.player_stats(whose.id, guild_id=guild_id, sight=sight)
             text = stats_text(locale, name, record, everywhere=everywhere)
+            if guild_id is not None:  # the leaderboard's figure, where they stand on it
+                board = await services.archive.season_board(guild_id, limit=1, user_id=whose.id)
+                if board.mine is not None:
+                    text += "\n" + rating_line(locale, board.season, board.mine)
             if everywhere and whose.id != me.id:
                 text += f"\n{i18n.t(locale, 'stats.everywhere_seen')}"
             if hidden:

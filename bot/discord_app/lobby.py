@@ -43,7 +43,7 @@ from .context import (
     user_locale,
 )
 from .lobby_message import announce_start, lobby_embed, lobby_view, refresh_lobby
-from .markup import inert, jump_link, public_names
+from .markup import inert, jump_link, public_names, ratings_line
 from .pictures import POINTS_FILE, points_file, table_file
 from .sight import view_channel
 from .translator import T
@@ -432,9 +432,14 @@ class LobbyCommands(commands.Cog):
                 and interaction.user.id in await self.bot.services.archive.forfeits(game.id)
             )
             said = "reply.abandoned_rated" if forfeited else "reply.abandoned"
+            text = i18n.t(locale, said, name=inert(interaction.user.display_name))
+            # a rated game that ran: how it moved the ratings, as results say
+            rated = game.rated and not was_lobby
+            changes = await self.bot.services.archive.rating_changes(game.id) if rated else []
+            if changes:
+                text += "\n" + ratings_line(locale, game, changes)
             await interaction.response.send_message(
-                i18n.t(locale, said, name=inert(interaction.user.display_name)),
-                allowed_mentions=discord.AllowedMentions.none(),
+                text, allowed_mentions=discord.AllowedMentions.none()
             )
             if was_lobby:
                 await refresh_lobby(self.bot, game, locale, "lobby.closed")

@@ -35,7 +35,7 @@ from .context import (
     reply,
     user_locale,
 )
-from .markup import inert, jump_link, place_of, stamp, turn_link
+from .markup import inert, jump_link, place_of, ratings_line, stamp, turn_link
 from .translator import T
 
 Choices = list[app_commands.Choice[str]]
@@ -200,9 +200,13 @@ class AsyncCommands(commands.Cog):
             rated_abandon = outcome.target is None and outcome.game.rated
             if outcome.passed and outcome.target is None:
                 said = "vote.abandoned_rated" if rated_abandon else "vote.abandoned"
-                await interaction.response.send_message(
-                    i18n.t(locale, said), allowed_mentions=quiet
-                )
+                text = i18n.t(locale, said)
+                # the seats lost before count: how they moved the ratings
+                archive = self.bot.services.archive
+                changes = await archive.rating_changes(game.id) if rated_abandon else []
+                if changes:
+                    text += "\n" + ratings_line(locale, outcome.game, changes)
+                await interaction.response.send_message(text, allowed_mentions=quiet)
                 await self._retire_turn_message(game.id)
             elif outcome.passed and outcome.target is not None:
                 said = "vote.handed_over_rated" if outcome.game.rated else "vote.handed_over"

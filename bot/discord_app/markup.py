@@ -3,12 +3,15 @@ zone, mentions, and the server and channel names the bot sees."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 import discord
 
+from ..core.ratings import RatingChange
 from ..core.records import GameInfo
 from ..text.present import player_name, player_names
+from ..text.ratings import change_line
 from ..text.when import relative
 
 
@@ -81,3 +84,23 @@ def button(
     return discord.ui.Button(
         label=label[:80], style=style, custom_id=custom_id, row=row, disabled=disabled
     )
+
+
+def ratings_line(
+    locale: str,
+    game: GameInfo,
+    changes: Sequence[RatingChange],
+    ranks: Sequence[int] | None = None,
+) -> str:
+    """How a rated game moved its players' ratings: the players in the order they finished
+    (`ranks` per seat), or, for a game that ended without a finish, the biggest gain first; one
+    whose seat a computer took is named by mention (the bot never pings in these posts)."""
+    names = public_names(game, locale)
+    moved = {c.user_id: c.delta for c in changes}
+    seated = [s for s in game.seats if s.seat is not None and s.user_id is not None]
+    if ranks is not None:
+        seated.sort(key=lambda s: (ranks[s.seat] if s.seat is not None else 0, s.seat))
+    else:
+        seated.sort(key=lambda s: (-moved.get(s.user_id or 0, 0), s.seat))
+    by_user = {s.user_id: names[s.seat] for s in seated if s.user_id and s.seat is not None}
+    return change_line(locale, changes[0].season, by_user, changes)

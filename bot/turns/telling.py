@@ -18,6 +18,7 @@ from datetime import datetime
 
 from engine import ScoringHeld, SeatView
 
+from ..core.ratings import RatingChange
 from ..core.records import ActionRow, GameInfo, TimerKind
 from ..core.results import ActResult, GameLog, Growth, LoggedTurn, NextTurn, untold
 from .policy import TurnNotice, deadline_at, first_reminder_at, turn_notice
@@ -71,6 +72,8 @@ class Telling:
     plan: bool = False
     #: hints asked in the game per seat (told with the results)
     hints: dict[int, int] = field(default_factory=dict)
+    #: how a rated game moved its players' ratings (told with the results)
+    ratings: tuple[RatingChange, ...] = ()
     #: every Alhambra growing turn by turn, for the results (the turn flow adds it)
     growth: Growth | None = None
 
@@ -109,6 +112,7 @@ def tell(result: ActResult, now: datetime, locale: str, log: GameLog | None = No
         post=not (computer_next and not scoring),
         followers=followers,
         hints=told.hints,
+        ratings=told.ratings,
     )
     if upcoming is None or upcoming.player.user_id is None:
         return telling
@@ -143,6 +147,7 @@ def tell(result: ActResult, now: datetime, locale: str, log: GameLog | None = No
         timers=timers,
         plan=upcoming.has_plan,
         hints=told.hints,
+        ratings=told.ratings,
     )
 
 

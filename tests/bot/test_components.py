@@ -18,6 +18,7 @@ from bot.discord_app.history import (
     PositionButton,
     ReplayButton,
     ReplayHandButton,
+    SeasonButton,
     SheetButton,
 )
 from bot.discord_app.lobby_message import LobbyButton
@@ -40,6 +41,7 @@ SAMPLES: list[tuple[GameItem[Any], dict[str, object]]] = [
     (PositionButton(12, 56), {"game_id": 12, "turn": 56}),
     (OpenGameSelect(20), {"offset": 20}),
     (ArchiveButton(0, 4242), {"offset": 0, "user_id": 4242}),
+    (SeasonButton(3), {"season": 3}),
     (FollowButton(12, "thread"), {"game_id": 12, "op": "thread"}),
     (PlanButton(12, "drop"), {"game_id": 12, "op": "drop"}),
     (PlanSelect(12, "q2-CR5+DH2"), {"game_id": 12, "step": "q2-CR5+DH2"}),

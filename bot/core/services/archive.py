@@ -7,8 +7,9 @@ import asyncio
 
 from engine import Game, Options, TurnEnded, new_game
 
-from ..errors import ArchiveEnd, InvalidRequest
-from ..ratings import Rating
+from ..clock import to_ms
+from ..errors import ArchiveEnd, InvalidRequest, SeasonRefused
+from ..ratings import Leaderboard, Rating, RatingChange, Standing
 from ..records import Sight
 from ..results import ArchivedGame, ArchivePage, Growth, ReplayStep
 from ..stats import HeadToHead, PlayerStats, head_to_head, player_stats
@@ -136,21 +137,85 @@ class Archive(Service):
     # --- ratings ----------------------------------------------------------------------------------
 
     async def leaderboard(self, guild_id: int, limit: int = 10) -> list[tuple[int, Rating]]:
-        """The server's rated players, best first (by skill less three uncertainties)."""
+        """The current season's rated players of the server, best first."""
         async with self.store.read() as tx:
             return await tx.leaderboard(guild_id, limit)
 
+    async def season_board(
+        self,
+        guild_id: int,
+        limit: int = 10,
+        *,
+        season: int | None = None,
+        user_id: int | None = None,
+    ) -> Leaderboard:
+        """A season of the server's ratings (the current one if None), best first (by skill
+        less three uncertainties), its `limit` best players and `user_id`'s own standing, even
+        outside them. A season the server never had is refused."""
+        async with self.store.read() as tx:
+            current = await tx.current_season(guild_id)
+            if season is not None and not 1 <= season <= current:
+                raise SeasonRefused(variant="unknown", season=season, current=current)
+            closed = season if season is not None and season < current else None
+            rows = await tx.leaderboard(guild_id, limit, closed)
+            players = await tx.rated_players(guild_id, closed)
+            mine = None if user_id is None else await tx.standing(guild_id, user_id, closed)
+        top = [Standing(user, rank, players, r) for rank, (user, r) in enumerate(rows, start=1)]
+        return Leaderboard(season or current, current, top, mine, players)
+
+    async def current_season(self, guild_id: int) -> int:
+        async with self.store.read() as tx:
+            return await tx.current_season(guild_id)
+
+    async def new_season(
+        self, guild_id: int, user_id: int, closing: int, *, is_manager: bool
+    ) -> int:
+        """Close the server's season `closing` (its ratings kept, and shown as that season's)
+        and start the next, in which everyone starts fresh: a server manager's decision. A
+        season already closed is refused (a confirmation pressed twice starts one season).
+        Returns the new season's number."""
+        if not is_manager:
+            raise SeasonRefused()
+        async with self.store.write() as tx:
+            current = await tx.current_season(guild_id)
+            if closing != current:
+                if 1 <= closing < current:
+                    raise SeasonRefused(variant="closed", season=closing, current=current)
+                raise SeasonRefused(variant="unknown", season=closing, current=current)
+            await tx.close_season(guild_id, current, user_id, self._now())
+            return current + 1
+
+    async def rating_changes(self, game_id: int) -> list[RatingChange]:
+        """How a rated game moved its players' ratings (none if it moved none)."""
+        async with self.store.read() as tx:
+            return await tx.rating_changes(game_id)
+
     async def rebuild_ratings(self) -> int:
         """Every server's ratings recomputed from the results of its rated games, in the
-        order they ended; returns how many games were counted."""
+        order they ended, each in the season of the time it ended (the seasons closed keep
+        their own ratings); returns how many games were counted."""
         now = self._now()
         async with self.store.write() as tx:
             await tx.clear_ratings()
+            starts = await tx.season_starts()
+            kept: dict[int, int] = {}  # server -> the season its `ratings` hold now
             counted = 0
             for game, snapshot in await tx.rated_results():
+                guild = game.guild_id
+                if guild is None:
+                    continue
+                ended = to_ms(game.ended_at) if game.ended_at is not None else 0
+                season = 1 + sum(1 for start in starts.get(guild, []) if start < ended)
+                while kept.get(guild, 1) < season:
+                    await tx.keep_season(guild, kept.get(guild, 1))
+                    kept[guild] = kept.get(guild, 1) + 1
                 ranks = Game.from_json(snapshot).ranks if game.status == "finished" else None
-                if await rate_game(tx, game, ranks, now):
+                if await rate_game(tx, game, ranks, now, season=season):
                     counted += 1
+            for guild, seasons in starts.items():  # and the seasons closed since
+                while kept.get(guild, 1) < 1 + len(seasons):
+                    await tx.keep_season(guild, kept.get(guild, 1))
+                    kept[guild] = kept.get(guild, 1) + 1
             return counted
 
     # --- records ----------------------------------------------------------------------------------

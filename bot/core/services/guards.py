@@ -29,7 +29,7 @@ from ..errors import (
     NotHost,
     PlanRefused,
 )
-from ..ratings import rate, rated_result
+from ..ratings import RatingChange, new_rating, rate, rated_result
 from ..records import STAND_IN_LEVELS, DeadlineRules, GameInfo, SeatInfo
 from ..results import GameLog
 from ..store import Store, Tx
@@ -127,11 +127,20 @@ def votes_needed(game: GameInfo, motion: str, electorate: int) -> int:
     return electorate // 2 + 1
 
 
-async def rate_game(tx: Tx, game: GameInfo, ranks: tuple[int, ...] | None, now: datetime) -> bool:
+async def rate_game(
+    tx: Tx,
+    game: GameInfo,
+    ranks: tuple[int, ...] | None,
+    now: datetime,
+    *,
+    season: int | None = None,
+) -> bool:
     """Move the server's ratings by a rated game's result (`ranks` per engine seat; None: it
-    was abandoned) and the seats lost in it (`core.ratings.rated_result`); returns whether it
-    did. Every seat must be a person's or a lost person's: a computer that sat down any other
-    way (none can, in a rated lobby) leaves the game unrated."""
+    was abandoned) and the seats lost in it (`core.ratings.rated_result`), and keep how each
+    player's rating moved (`rating_changes`, for the results); returns whether it did. The
+    game counts in the server's current season (`season`: the one a rebuild says). Every seat
+    must be a person's or a lost person's: a computer that sat down any other way (none can,
+    in a rated lobby) leaves the game unrated."""
     forfeited = await tx.forfeits(game.id)
     lost = set(forfeited.values())
     people = {s.seat: s.user_id for s in game.seats if s.seat is not None and s.user_id is not None}
@@ -144,7 +153,12 @@ async def rate_game(tx: Tx, game: GameInfo, ranks: tuple[int, ...] | None, now: 
         return False
     players, places = result
     current = await tx.ratings(game.guild_id, players)
-    await tx.save_ratings(game.guild_id, rate(players, places, current), now)
+    after = rate(players, places, current)
+    await tx.save_ratings(game.guild_id, after, now)
+    if season is None:
+        season = await tx.current_season(game.guild_id)
+    changes = [RatingChange(p, current.get(p) or new_rating(), after[p], season) for p in players]
+    await tx.save_rating_changes(game.id, changes)
     return True
 
 

@@ -260,6 +260,7 @@ class Play(Service):
                     chosen_locale = (await tx.preferences(user_id)).language
                     followers.append((user_id, chosen_locale or await tx.discord_locale(user_id)))
             hints = await tx.hints_of_game(game.id) if over else {}
+            ratings = tuple(await tx.rating_changes(game.id)) if over and game.rated else ()
             upcoming: NextTurn | None = None
             seat = None if over or view is None else view.seat
             player = game.at_seat(seat) if seat is not None else None
@@ -282,7 +283,7 @@ class Play(Service):
             person_next = upcoming is not None and upcoming.player.user_id is not None
             needs_log = acted.is_computer or person_next
             actions = tuple(await tx.actions(game.id)) if needs_log else None
-        return TurnOver(message, tuple(followers), upcoming, hints, actions)
+        return TurnOver(message, tuple(followers), upcoming, hints, ratings, actions)
 
     async def last_turn(self, game_id: int) -> ActResult | None:
         """The game's last finished turn as its move reported it (what the channel is told),

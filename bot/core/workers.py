@@ -11,9 +11,9 @@ So the bot sends each such job, a plain module-level function and picklable argu
 once by `initializer`, replaced after about `max_tasks` jobs each (a leak in a library cannot
 grow forever), and each job given `timeout` seconds (and as much again per round of jobs queued
 ahead of it, so a long queue is not mistaken for a stuck worker): past it the pool is torn down
-and started again (a stuck worker cannot be cancelled otherwise) and the caller gets `Busy`. With size 0
-the jobs run in a thread, as the terminal game and most tests do. A worker whose bot died
-without closing the pool (SIGKILL) notices within a second and exits: no orphans.
+and started again (a stuck worker cannot be cancelled otherwise) and the caller gets `Busy`.
+With size 0 the jobs run in a thread, as the terminal game and most tests do. A worker whose
+bot died without closing the pool (SIGKILL) notices within a second and exits: no orphans.
 
 The pool heals itself. A worker that dies (the OOM killer, a crash in a library, `kill -9`)
 breaks a `ProcessPoolExecutor` for good: every later submit raises `BrokenProcessPool`. So a

@@ -58,7 +58,10 @@ def in_persian(message: Message, names: tuple[str, ...]) -> list[str]:
     for text in words_of(message):
         if latin := latin_words(text, names):
             problems.append(f"{latin}: {text[:120]!r}")
-        elif re.search(r"(?<![A-Za-z0-9])[0-9]", re.sub(r"<[@#]\d+>|https?://\S+", "", text)):
+        # what is typed (a command's `game:12`) keeps its Latin digits, as cell codes do
+        elif re.search(
+            r"(?<![A-Za-z0-9])[0-9]", re.sub(r"<[@#]\d+>|https?://\S+|`[^`]*`", "", text)
+        ):
             problems.append(f"ASCII digits: {text[:120]!r}")
     return problems
 

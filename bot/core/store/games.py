@@ -16,6 +16,14 @@ from .schedule import ScheduleQueries
 _GAME_COLUMNS_OF_G = ", ".join(f"g.{c.strip()}" for c in GAME_COLUMNS.split(","))
 _SEAT_COLUMNS_OF_S = ", ".join(f"s.{c.strip()}" for c in SEAT_COLUMNS.split(","))
 
+#: A running game `g` whose current decision is a `{kind}` seat's. Written from the game's side
+#: (the running games' partial index, `games_running`), so the sweeps read the few running games
+#: and never the seats of every finished one.
+_DECIDES = (
+    "g.status = 'active' AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id "
+    "AND s.seat = g.current_seat AND s.kind = '{kind}')"
+)
+
 
 class GameQueries(ScheduleQueries):
     """Games, seats, actions and snapshots. (A move's save records its announcement timer in
@@ -316,9 +324,7 @@ class GameQueries(ScheduleQueries):
     async def games_waiting_on_computers(self) -> list[int]:
         """Ids of running games whose current decision is a computer player's."""
         rows = await self.rows(
-            "SELECT g.id FROM games g "
-            "JOIN seats s ON s.game_id = g.id AND s.seat = g.current_seat "
-            "WHERE s.kind = 'computer' AND g.status = 'active' ORDER BY g.id"
+            f"SELECT g.id FROM games g WHERE {_DECIDES.format(kind='computer')} ORDER BY g.id"
         )
         return [r[0] for r in rows]
 
@@ -326,11 +332,9 @@ class GameQueries(ScheduleQueries):
         """Ids of running games whose current decision is a human player's; `untimed`: only
         those without a timer (a failure or a stop left their turn unarmed)."""
         rows = await self.rows(
-            "SELECT g.id FROM games g "
-            "JOIN seats s ON s.game_id = g.id AND s.seat = g.current_seat "
-            "WHERE s.kind = 'human' AND g.status = 'active' "
-            + ("AND NOT EXISTS (SELECT 1 FROM timers t WHERE t.game_id = g.id) " if untimed else "")
-            + "ORDER BY g.id"
+            f"SELECT g.id FROM games g WHERE {_DECIDES.format(kind='human')}"
+            + (" AND NOT EXISTS (SELECT 1 FROM timers t WHERE t.game_id = g.id)" if untimed else "")
+            + " ORDER BY g.id"
         )
         return [r[0] for r in rows]
 

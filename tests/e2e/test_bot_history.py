@@ -21,6 +21,9 @@ from bot.text import i18n
 from bot.text.alt import hand_alt
 from engine import Game, TurnEnded, new_game
 
+#: also on PostgreSQL in the default run (tests/e2e/database.py)
+pytestmark = pytest.mark.both_engines
+
 LABELS = ["⏮ Start", "◀ Turn before", "Next turn ▶", "End ⏭", "Score sheet"]
 
 

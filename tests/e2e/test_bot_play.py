@@ -3,8 +3,7 @@ languages, computer players and several games at once."""
 
 from __future__ import annotations
 
-import sqlite3
-
+from database import connect as connect_db
 from fake_discord import FakeDiscord
 from players import Table, open_game, play_to_the_end, stored_game
 
@@ -14,7 +13,7 @@ from engine import Buy, TakeMoney
 
 
 def snapshot(db_path, game_id: int) -> tuple:
-    with sqlite3.connect(db_path) as conn:
+    with connect_db(db_path) as conn:
         game = conn.execute(
             "SELECT version, snapshot FROM games WHERE id = ?", (game_id,)
         ).fetchone()

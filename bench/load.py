@@ -63,6 +63,14 @@ idle event-loop lag is printed first as the noise floor.
 
     python bench/load.py [--games 200] [--rates 2 5 10 20 40] [--step-seconds 25] [--seed 7]
     python bench/load.py --quick     # a few games and short steps: under a minute
+
+Several bot processes (bench/load_processes.py): `--processes 1 2 4` runs the steps once per
+count, with that many real `python -m bot run` processes sharing four shards and one database
+(`--db postgres`: a private PostgreSQL server, started as the tests start it; `--db sqlite`:
+one file), and prints per step the throughput, ack p99 and the picture workers' queue depth,
+then each count's peak throughput and its ratio to one process's:
+
+    python bench/load.py --db postgres --processes 1 2 4 --rates 20 40 60 80 120
 """
 
 from __future__ import annotations
@@ -78,7 +86,7 @@ import sys
 import tempfile
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -405,17 +413,22 @@ class Options:
     db_sync: str = "FULL"
     #: worker processes for pictures and computer players, as ALHAMBRA_WORKERS (0: threads)
     workers: int = 0
+    #: real bot processes (one run per count; empty: the bot in this process) and their database
+    processes: tuple[int, ...] = ()
+    db: str = "sqlite"
     show: Callable[[str], None] | None = print
 
 
 class LoadBench:
-    def __init__(self, sim: LoadFake, bot: AlhambraBot, db_path: Path, options: Options) -> None:
+    def __init__(
+        self, sim: LoadFake, bot: AlhambraBot | None, db_path: Path, options: Options
+    ) -> None:
         self.sim, self.bot, self.options = sim, bot, options
         self.db = sqlite3.connect(db_path)
         self.games: list[Live] = []
         self.gate = Gate()
         self.probe = LagProbe()
-        self.db_probe = DbProbe(bot)
+        self.db_probe: Probe = DbProbe(bot) if bot is not None else Probe(1.0)
         self.log = LogCount()
         self.sent: list[Sent] = []
         self.step = -1
@@ -428,7 +441,8 @@ class LoadBench:
             self.options.show(text)
 
     # ----- setting up ---------------------------------------------------------------------------
-    async def open_games(self, channel: Channel) -> None:
+    async def open_games(self, channel: Channel, indexes: Sequence[int] | None = None) -> None:
+        """Open the games numbered `indexes` (all `--games` by default) in `channel`."""
         guild = channel.guild
         assert guild is not None
         limit = asyncio.Semaphore(self.options.setup_parallel)
@@ -464,8 +478,18 @@ class LoadBench:
                 live = Live(index, home, row[0], {s: by_id[u] for s, u in seats.items()}, index)
                 self.games.append(live)
 
-        await asyncio.gather(*(open_one(i) for i in range(self.options.games)))
-        await self.bot.calm()
+        numbers = range(self.options.games) if indexes is None else indexes
+        await asyncio.gather(*(open_one(i) for i in numbers))
+        if self.bot is not None:
+            await self.bot.calm()
+        else:  # the bot is in other processes: wait until every game shows its first turn
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(20):
+                    while not all(
+                        any(_is_turn_message(m) for m in self.sim.channel_messages(g.home))
+                        for g in self.games
+                    ):
+                        await asyncio.sleep(0.2)
         for live in self.games:
             self.sim.game_of_channel[live.home.id] = live
             for person in live.users.values():
@@ -961,6 +985,20 @@ def parse(argv: list[str] | None = None) -> Options:
         help="worker processes for pictures, as ALHAMBRA_WORKERS (default cores - 1; 0: threads)",
     )
     parser.add_argument("--quick", action="store_true", help="small numbers: under a minute")
+    parser.add_argument(
+        "--db",
+        choices=("sqlite", "postgres"),
+        default=None,
+        help="with --processes: the shared database (default sqlite); postgres alone means "
+        "--processes 1",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        nargs="+",
+        default=None,
+        help="real bot processes sharing the shards, one run per count (bench/load_processes.py)",
+    )
     args = parser.parse_args(argv)
     options = Options(
         games=args.games,
@@ -972,6 +1010,11 @@ def parse(argv: list[str] | None = None) -> Options:
         db_sync=args.db_sync,
         workers=args.workers,
     )
+    if args.processes or args.db == "postgres":
+        options.processes = tuple(args.processes or (1,))
+        options.db = args.db or "sqlite"
+        if "--workers" not in " ".join(argv if argv is not None else sys.argv):
+            options.workers = 1  # per process: two cores for everything
     if args.quick:
         options.games = min(options.games, 24)
         options.rates = (5, 20)
@@ -982,7 +1025,18 @@ def parse(argv: list[str] | None = None) -> Options:
 
 
 def main() -> None:
-    asyncio.run(run(parse()))
+    options = parse()
+    if options.processes:
+        import load_processes
+
+        options.pictures = 0
+        asyncio.run(
+            load_processes.run_processes(
+                sys.modules[__name__], options, options.db, options.processes
+            )
+        )
+        return
+    asyncio.run(run(options))
 
 
 if __name__ == "__main__":

@@ -76,9 +76,14 @@ async def turn_button_clicked(interaction: discord.Interaction, game_id: int, op
         await acknowledge(interaction)
         bot = bot_of(interaction)
         note_game(interaction, game_id)
+        # only a message older than the one on show is outdated: a newer one, or one while none
+        # is on record yet, is the turn just posted, whose record may still be on its way
+        # (Discord's ids grow with time); what it opens checks the game itself
         current = await bot.services.people.message_ref(game_id, "turn")
-        if interaction.message is not None and (
-            current is None or current[1] != interaction.message.id
+        if (
+            interaction.message is not None
+            and current is not None
+            and interaction.message.id < current[1]
         ):
             raise Outdated(i18n.t("en", "reply.stale"))
         # the panel and the hand read the game through my_view, which checks where it is asked

@@ -299,6 +299,12 @@ def _seed_level_18(conn: sqlite3.Connection) -> dict[str, object]:
     return {}
 
 
+def _seed_level_19(conn: sqlite3.Connection) -> dict[str, object]:
+    # a nudge's turn key is the turn's start in milliseconds: more than 32 bits
+    conn.execute("INSERT INTO channel_nudges VALUES (2, 1, 1700000000000, 8000)")
+    return {}
+
+
 SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
     1: _seed_level_1,
     2: _seed_level_2,
@@ -318,6 +324,7 @@ SEEDERS: dict[int, Callable[[sqlite3.Connection], dict[str, object]]] = {
     16: _seed_level_16,
     17: _seed_level_17,
     18: _seed_level_18,
+    19: _seed_level_19,
 }
 
 
@@ -414,10 +421,10 @@ async def test_upgrade_from_every_earlier_step_keeps_the_data(
             languages = [(await services.lobby.game(g)).locale for g in (1, 2, 3)]
             if start < 3:
                 assert languages == ["en", "en", "en"]
+            elif start >= 17:  # seeded after 0017 read the meta rows: they are not read again
+                assert languages == ["en", "en", "ja"]
             else:
-                # from 0017 on, the meta row (seeded at step 3) is no longer read
-                portuguese = "pt-BR" if start < 17 else "en"
-                assert languages == ["en", portuguese, "ja" if start >= 17 else "en"]
+                assert languages == ["en", "pt-BR", "en"]
             assert await services.people.game_locale(2) == languages[1]
             rules = await services.schedule.deadline_rules(
                 2
@@ -425,6 +432,10 @@ async def test_upgrade_from_every_earlier_step_keeps_the_data(
             assert rules.stand_in == ("expert" if start >= 14 else "normal")
             if start >= 5:
                 assert (rules.policy, rules.missed_limit) == ("skip", 2)
+            # a channel mention is noted under its turn's start in milliseconds (0019 made the
+            # column 64-bit on PostgreSQL)
+            assert await services.schedule.nudge_once(2, 0, 1_800_000_000_000)
+            assert not await services.schedule.nudge_once(2, 0, 1_800_000_000_000)
         if start >= 2:
             assert (await Services.build(store).people.preferences(1)).language == "de"
             timers = await Services.build(store).schedule.timers_of(2)

@@ -19,6 +19,7 @@ import yarl
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from database import PgAddress, engines_for, skip_unless_sqlite_chosen
 from fake_discord import FakeDiscord, running_bot
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
@@ -81,8 +82,32 @@ def run_bot(
 # --- the real bot -------------------------------------------------------------------------------
 
 
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test whose bot has a database runs on the engines database.py says (one, SQLite,
+    without a parameter, so its name stays what it was)."""
+    if "db_engine" in metafunc.fixturenames:
+        engines = engines_for(metafunc.definition)
+        if engines != ["sqlite"]:
+            metafunc.parametrize("db_engine", engines)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/e2e/" in item.nodeid or item.nodeid.startswith("e2e/"):
+            skip_unless_sqlite_chosen(item)
+
+
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
+def db_engine() -> str:
+    return "sqlite"
+
+
+@pytest.fixture
+def db_path(tmp_path: Path, db_engine: str, request: pytest.FixtureRequest) -> Path | PgAddress:
+    """The bot's database: a SQLite file, or the address of a PostgreSQL database of its own
+    (migrated, empty). Read it in a test with `database.connect(db_path)`."""
+    if db_engine == "postgres":
+        return PgAddress(request.getfixturevalue("postgres_url"))
     return tmp_path / "alhambra.sqlite3"
 
 

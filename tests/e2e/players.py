@@ -8,11 +8,11 @@ the fake Discord client's clicks, picked by the option labels a person reads.
 from __future__ import annotations
 
 import random
-import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from database import connect as connect_db
 from fake_discord import FakeDiscord, InteractionResult
 from fake_discord.models import Channel, Message, User
 
@@ -39,7 +39,7 @@ from engine.ai import make_player
 
 def stored_game(db_path: Path, channel_id: int) -> tuple[int, Game | None, dict[int, int]]:
     """(game id, state, user id by seat) of the channel's latest game, read from the database."""
-    with sqlite3.connect(db_path) as conn:
+    with connect_db(db_path) as conn:
         row = conn.execute(
             "SELECT id, snapshot FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
             (channel_id,),

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import io
 import re
-import sqlite3
 
+from database import connect as connect_db
 from fake_discord import FakeDiscord
 from fake_discord.models import Message
 from PIL import Image
@@ -40,7 +40,7 @@ async def _finished_game(sim: FakeDiscord, bot, db_path, channel, users):
 
 def ended_turns(db_path, game_id: int) -> int:
     """How many turns the stored game ended, counted by replaying its actions."""
-    with sqlite3.connect(db_path) as conn:
+    with connect_db(db_path) as conn:
         seed, options = conn.execute(
             "SELECT seed, options FROM games WHERE id = ?", (game_id,)
         ).fetchone()

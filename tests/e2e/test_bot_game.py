@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
+from database import connect as connect_db
 from fake_discord import FakeDiscord
 from players import Table, open_game, play_to_the_end
 
@@ -13,7 +12,7 @@ from engine.actions import action_from_json
 
 
 def replayed(db_path, game_id: int):
-    with sqlite3.connect(db_path) as conn:
+    with connect_db(db_path) as conn:
         players, seed, options = conn.execute(
             "SELECT (SELECT COUNT(*) FROM seats WHERE game_id = games.id), seed, options "
             "FROM games WHERE id = ?",

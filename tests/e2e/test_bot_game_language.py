@@ -7,9 +7,9 @@ player's private replies, panels and DMs stay in their own language."""
 from __future__ import annotations
 
 import re
-import sqlite3
 from datetime import UTC, datetime, timedelta
 
+from database import connect as connect_db
 from fake_discord import FakeDiscord
 from fake_discord.models import Message
 from players import Table, play_to_the_end, stored_game
@@ -117,7 +117,7 @@ async def test_a_persian_game_in_an_english_server_with_english_and_portuguese_p
         game_id, _, _ = stored_game(db_path, home.id)
     assert final.is_over
 
-    with sqlite3.connect(db_path) as conn:
+    with connect_db(db_path) as conn:
         (language,) = conn.execute("SELECT locale FROM games WHERE id = ?", (game_id,)).fetchone()
     assert language == "fa"
     names = ("ana", "bruno", "Bot Zaida", "Club", "alhambra", "Alhambra")
@@ -174,7 +174,7 @@ async def test_a_language_that_is_not_offered_is_refused_and_opens_nothing(
             assert "não é um dos idiomas" in refused.text, refused.text  # her own language
         assert sim.channel_messages(channel) == []
         assert not [c for c in sim.channels_by_id.values() if c.parent is channel]
-        with sqlite3.connect(db_path) as conn:
+        with connect_db(db_path) as conn:
             assert conn.execute("SELECT COUNT(*) FROM games").fetchone() == (0,)
         # the host is offered the languages, each by its own name
         offered = await sim.autocomplete(ana, "alhambra new", "language", "", channel=channel)

@@ -9,9 +9,9 @@ import asyncio
 import contextlib
 import os
 import signal
-import sqlite3
 
 import pytest
+from database import connect as connect_db
 from fake_discord import FakeDiscord
 from players import open_game, stored_game
 
@@ -26,13 +26,13 @@ NOT_SAVED = ("not saved", "nothing changed", "The game is unchanged")
 
 
 def moves(db_path, game_id: int) -> int:
-    with sqlite3.connect(db_path) as conn:
+    with connect_db(db_path) as conn:
         row = conn.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)).fetchone()
     return int(row[0])
 
 
 def computer_moves(db_path, game_id: int) -> int:
-    with sqlite3.connect(db_path) as conn:
+    with connect_db(db_path) as conn:
         row = conn.execute(
             "SELECT COUNT(*) FROM actions a JOIN seats s ON s.game_id = a.game_id "
             "AND s.seat = a.seat WHERE a.game_id = ? AND s.kind = 'computer'",

@@ -21,6 +21,10 @@ from bot.text import i18n
 from bot.text.alt import hand_alt
 from engine import Game, TurnEnded, new_game
 
+#: the tests marked so also run on PostgreSQL in the default run (tests/e2e/database.py): the
+#: archive, a replay and a record; the rest of the module too with ALHAMBRA_TEST_DB=postgres
+BOTH = pytest.mark.both_engines
+
 LABELS = ["⏮ Start", "◀ Turn before", "Next turn ▶", "End ⏭", "Score sheet"]
 
 
@@ -344,6 +348,7 @@ async def test_the_synced_commands_keep_every_discord_limit(
                 assert re.fullmatch(r"[-_\w]{1,32}", localized) and localized == localized.lower()
 
 
+@BOTH
 async def test_a_record_and_hiding_it(sim: FakeDiscord, run_bot, make_bot) -> None:
     ana, bruno = sim.user("ana"), sim.user("bruno")
     guild = sim.guild("Club", owner=ana)
@@ -552,6 +557,7 @@ async def test_the_players_behind_cannot_vote_a_rated_game_away(
         assert "No rated games have ended here yet" in board.content
 
 
+@BOTH
 async def test_a_replay_can_start_at_any_turn(sim: FakeDiscord, run_bot, make_bot) -> None:
     ana, bruno = sim.user("ana"), sim.user("bruno")
     guild = sim.guild("Club", owner=ana)
@@ -586,6 +592,7 @@ async def test_a_replay_can_start_at_any_turn(sim: FakeDiscord, run_bot, make_bo
         ]
 
 
+@BOTH
 async def test_a_game_of_the_archive_opens_with_its_results_and_score_sheet(
     sim: FakeDiscord, run_bot, make_bot
 ) -> None:

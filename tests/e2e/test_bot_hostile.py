@@ -4,9 +4,9 @@ components from elsewhere, a refused turn message, names that look like mentions
 from __future__ import annotations
 
 import contextlib
-import sqlite3
 from datetime import UTC, datetime, timedelta
 
+from database import connect as connect_db
 from fake_discord import FakeDiscord
 from fake_discord.errors import InteractionNotAnswered
 from players import open_game, stored_game
@@ -20,7 +20,7 @@ COMPONENT = 2
 
 
 def seats_of(db_path, game_id: int) -> list[tuple]:
-    with sqlite3.connect(db_path) as conn:
+    with connect_db(db_path) as conn:
         return conn.execute(
             "SELECT join_order, user_id FROM seats WHERE game_id = ? ORDER BY join_order",
             (game_id,),

@@ -4,9 +4,9 @@ overrides it; refusals keep whose turn it is in every language."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime, timedelta
 
+from database import connect as connect_db
 from fake_discord import FakeDiscord
 from players import open_game, stored_game
 
@@ -48,7 +48,7 @@ async def settle(bot) -> None:
 
 
 def remembered(db_path, user) -> str | None:
-    with sqlite3.connect(db_path) as conn:
+    with connect_db(db_path) as conn:
         row = conn.execute(
             "SELECT value FROM bot_meta WHERE key = ?", (f"discord-locale:{user.id}",)
         ).fetchone()

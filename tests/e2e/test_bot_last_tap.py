@@ -5,10 +5,10 @@ inside it, and the per-user settings (0 = at once, or always ask)."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from database import connect as connect_db
 from fake_discord import FakeDiscord
 from fake_discord.errors import SimulationError
 from fake_discord.models import Message
@@ -22,7 +22,7 @@ T0 = datetime(2024, 6, 3, 9, 0, tzinfo=UTC)
 
 
 def held_timers(db_path) -> list[tuple]:
-    with sqlite3.connect(db_path) as conn:
+    with connect_db(db_path) as conn:
         return conn.execute("SELECT seat, version FROM timers WHERE kind = 'end_turn'").fetchall()
 
 
@@ -115,10 +115,10 @@ async def test_the_last_tap_waits_for_the_undo_window(sim, run_bot, make_bot, db
         assert held_timers(db_path) == []
 
         # a late undo is refused in words and changes nothing
-        before = sqlite3.connect(db_path).execute("SELECT version FROM games").fetchone()
+        before = connect_db(db_path).execute("SELECT version FROM games").fetchone()
         late = await sim.click(first, panel, "Undo")
         assert "Too late: your turn has ended" in late.text, late.text
-        after = sqlite3.connect(db_path).execute("SELECT version FROM games").fetchone()
+        after = connect_db(db_path).execute("SELECT version FROM games").fetchone()
         assert before == after
 
 

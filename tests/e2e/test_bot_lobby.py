@@ -6,10 +6,10 @@ player would see (channel messages, ephemeral replies, images) and what the data
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
+from database import connect as connect_db
 from fake_discord import MANAGE_GUILD, FakeDiscord
 from players import open_game
 
@@ -18,7 +18,7 @@ LOBBY_COMMANDS = {"new", "join", "leave", "start", "status", "abandon", "rules"}
 
 def db_rows(db_path: Path) -> dict[str, list[tuple]]:
     """Every game-related row, to prove a refused request wrote nothing."""
-    with sqlite3.connect(db_path) as conn:
+    with connect_db(db_path) as conn:
         return {
             table: conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
             for table in ("games", "seats", "actions", "game_messages")

@@ -3,8 +3,7 @@ languages, computer players and several games at once."""
 
 from __future__ import annotations
 
-import sqlite3
-
+from database import connect as connect_db
 from fake_discord import FakeDiscord
 from players import Table, open_game, play_to_the_end, stored_game
 
@@ -14,7 +13,7 @@ from engine import Buy, TakeMoney
 
 
 def snapshot(db_path, game_id: int) -> tuple:
-    with sqlite3.connect(db_path) as conn:
+    with connect_db(db_path) as conn:
         game = conn.execute(
             "SELECT version, snapshot FROM games WHERE id = ?", (game_id,)
         ).fetchone()
@@ -207,6 +206,19 @@ async def test_only_the_player_to_move_acts_and_stale_buttons_change_nothing(
         old = await sim.click(next_player, newest, "Take money")
         assert old.ephemeral and "no longer current" in old.content
         assert snapshot(db_path, game_id) == after
+
+        # a click on the turn just posted, before its record is written (another process, a
+        # slow database): the message is newer than the one on record, so it is not refused
+        shown = sim.channel_messages(channel)[-1]
+        with connect_db(db_path) as conn:
+            conn.execute(
+                "UPDATE game_messages SET message_id = ? WHERE game_id = ? AND kind = 'turn'",
+                (newest.id, game_id),
+            )
+            conn.commit()
+        early = await sim.click(next_player, shown, "Take money")
+        assert early.ephemeral and "no longer current" not in early.content
+        assert early.response.selects(), "the panel opens"
 
 
 async def test_replies_follow_the_users_language(sim, run_bot, make_bot, db_path) -> None:

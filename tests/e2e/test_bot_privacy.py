@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import sqlite3
 from dataclasses import dataclass
 
+from database import connect as connect_db
 from fake_discord import VIEW_CHANNEL, FakeDiscord, snowflake
 from fake_discord.models import Channel, Guild, User
 
@@ -56,7 +56,7 @@ def _club(sim: FakeDiscord) -> Club:
 
 
 def _game_in(db_path, channel: Channel) -> int:
-    with sqlite3.connect(db_path) as conn:
+    with connect_db(db_path) as conn:
         row = conn.execute(
             "SELECT id FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel.id,)
         ).fetchone()
@@ -271,11 +271,11 @@ async def test_a_game_stored_before_its_view_channel_was_is_checked_and_then_fil
             channel_id=gone.id, guild_id=club.guild.id, host_id=club.ana.id, host_name="ana"
         )
     sim.delete_channel(gone)
-    with sqlite3.connect(db_path) as conn:
+    with connect_db(db_path) as conn:
         conn.execute("UPDATE games SET view_channel_id = NULL")
 
     def views() -> dict[int, int | None]:
-        with sqlite3.connect(db_path) as conn:
+        with connect_db(db_path) as conn:
             return dict(conn.execute("SELECT channel_id, view_channel_id FROM games"))
 
     async with run_bot(make_bot()) as bot:
@@ -289,7 +289,7 @@ async def test_a_game_stored_before_its_view_channel_was_is_checked_and_then_fil
         assert "No finished games yet." in none.response.content
 
         # and before it is filled in, a replay asks Discord what the channel is
-        with sqlite3.connect(db_path) as conn:
+        with connect_db(db_path) as conn:
             conn.execute("UPDATE games SET view_channel_id = NULL")
         asked = len(sim.requests_to("GET", f"/channels/{thread.id}"))
         await _refused_everything(sim, club, club.olga, game_id)

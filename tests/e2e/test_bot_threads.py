@@ -8,11 +8,11 @@ overwrites; a thread's from its parent) and refuses what they do not allow.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import discord
 import pytest
+from database import connect as connect_db
 from fake_discord import CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS, FakeDiscord
 from players import open_game, stored_game
 
@@ -24,7 +24,7 @@ INVITE = OLD_INVITE | CREATE_PUBLIC_THREADS
 
 def games(db_path: Path) -> list[tuple[int, int, str]]:
     """(id, channel id, status) of every game."""
-    with sqlite3.connect(db_path) as conn:
+    with connect_db(db_path) as conn:
         return conn.execute("SELECT id, channel_id, status FROM games ORDER BY id").fetchall()
 
 

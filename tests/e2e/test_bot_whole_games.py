@@ -14,10 +14,10 @@ The restart inside the window is `test_bot_last_tap.py`'s.
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from database import connect as connect_db
 from fake_discord import FakeDiscord
 from players import Table, play_to_the_end, stored_game
 
@@ -25,6 +25,9 @@ from bot.core.clock import ManualClock
 from bot.core.services import Services
 from bot.core.store import Store
 from bot.text import i18n
+
+#: also on PostgreSQL in the default run (tests/e2e/database.py)
+pytestmark = pytest.mark.both_engines
 
 T0 = datetime(2024, 6, 3, 9, 0, tzinfo=UTC)
 WINDOW = 10
@@ -38,7 +41,7 @@ TURN_DM = {
 
 
 def human_seats(db_path, game_id: int) -> set[int]:
-    with sqlite3.connect(db_path) as conn:
+    with connect_db(db_path) as conn:
         rows = conn.execute(
             "SELECT seat FROM seats WHERE game_id = ? AND kind = 'human'", (game_id,)
         ).fetchall()

@@ -82,7 +82,9 @@ class ArchiveQueries(Rows):
     ) -> list[int]:
         """Ids of the finished games `user_id` sat in (in one server, or anywhere), latest
         first; only those `sight` allows if given."""
-        where = "AND g.guild_id = ? " if guild_id is not None else ""
+        # `+g.guild_id`: found from the member's seats (seats_by_user), not by walking the
+        # whole server's archive (SQLite would take its index on the server's games)
+        where = "AND +g.guild_id = ? " if guild_id is not None else ""
         seen, seen_params = _seen(sight)
         params: tuple[Any, ...] = (user_id, *([guild_id] if guild_id is not None else []))
         rows = await self.rows(
@@ -103,7 +105,9 @@ class ArchiveQueries(Rows):
     ) -> list[int]:
         """Ids of the finished games both users sat in (in one server, or anywhere), latest
         first; only those `sight` allows if given."""
-        where = "AND g.guild_id = ? " if guild_id is not None else ""
+        # `+g.guild_id`: found from the member's seats (seats_by_user), not by walking the
+        # whole server's archive (SQLite would take its index on the server's games)
+        where = "AND +g.guild_id = ? " if guild_id is not None else ""
         seen, seen_params = _seen(sight)
         params: tuple[Any, ...] = (
             user_id,

@@ -16,6 +16,14 @@ from .schedule import ScheduleQueries
 _GAME_COLUMNS_OF_G = ", ".join(f"g.{c.strip()}" for c in GAME_COLUMNS.split(","))
 _SEAT_COLUMNS_OF_S = ", ".join(f"s.{c.strip()}" for c in SEAT_COLUMNS.split(","))
 
+#: A running game `g` whose current decision is a `{kind}` seat's. Written from the game's side
+#: (the running games' partial index, `games_running`), so the sweeps read the few running games
+#: and never the seats of every finished one.
+_DECIDES = (
+    "g.status = 'active' AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id "
+    "AND s.seat = g.current_seat AND s.kind = '{kind}')"
+)
+
 
 class GameQueries(ScheduleQueries):
     """Games, seats, actions and snapshots. (A move's save records its announcement timer in
@@ -321,9 +329,8 @@ class GameQueries(ScheduleQueries):
         on `shards` only, if given)."""
         where, params = shard_clause(shards)
         rows = await self.rows(
-            "SELECT g.id FROM games g "
-            "JOIN seats s ON s.game_id = g.id AND s.seat = g.current_seat "
-            f"WHERE s.kind = 'computer' AND g.status = 'active'{where} ORDER BY g.id",
+            f"SELECT g.id FROM games g WHERE {_DECIDES.format(kind='computer')}{where} "
+            "ORDER BY g.id",
             params,
         )
         return [r[0] for r in rows]
@@ -338,19 +345,17 @@ class GameQueries(ScheduleQueries):
         the servers on these shards. One query, however many games there are."""
         where, params = shard_clause(shards)
         rows = await self.rows(
-            "SELECT g.id FROM games g "
-            "JOIN seats s ON s.game_id = g.id AND s.seat = g.current_seat "
-            "WHERE s.kind = 'human' AND g.status = 'active' "
-            + ("AND NOT EXISTS (SELECT 1 FROM timers t WHERE t.game_id = g.id) " if untimed else "")
+            f"SELECT g.id FROM games g WHERE {_DECIDES.format(kind='human')}"
+            + (" AND NOT EXISTS (SELECT 1 FROM timers t WHERE t.game_id = g.id)" if untimed else "")
             + (
-                "AND EXISTS (SELECT 1 FROM actions a WHERE a.game_id = g.id "
+                " AND EXISTS (SELECT 1 FROM actions a WHERE a.game_id = g.id "
                 "AND a.seq = g.version AND a.seat = g.current_seat) "
                 "AND NOT EXISTS (SELECT 1 FROM timers t WHERE t.game_id = g.id "
-                "AND t.kind = 'end_turn') "
+                "AND t.kind = 'end_turn')"
                 if mid_turn
                 else ""
             )
-            + where.strip()
+            + where
             + " ORDER BY g.id",
             params,
         )

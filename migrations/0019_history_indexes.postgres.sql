@@ -10,9 +10,10 @@
 CREATE INDEX games_finished_by_channel ON games (channel_id, ended_at, id)
     WHERE status = 'finished';
 
--- A server's archive, the latest first (`/alhambra-history games`), with or without sight.
+-- A server's archive, the latest first (`/alhambra-history games`), with or without sight: its
+-- finished games and its rated games abandoned once started (`store.archive._LOOKED_BACK`).
 CREATE INDEX games_finished_by_guild ON games (guild_id, ended_at, id)
-    WHERE status = 'finished';
+    WHERE status = 'finished' OR (status = 'abandoned' AND rated = 1 AND seed IS NOT NULL);
 
 -- The running games, for the sweeps that look for games waiting on a person or a computer.
 CREATE INDEX games_running ON games (id, current_seat) WHERE status = 'active';

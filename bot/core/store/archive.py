@@ -13,7 +13,9 @@ from ..records import GameInfo, Sight
 from .rows import GAME_COLUMNS, Rows
 
 #: The games the archive lists: those that finished, and rated games abandoned once started
-#: (the ratings counted them, so the archive shows them too, marked as abandoned).
+#: (the ratings counted them, so the archive shows them too, marked as abandoned). The partial
+#: index `games_finished_by_guild` (migration 0019) has the same condition, written alike, so
+#: the archive's query is planned on it: change both together.
 _LOOKED_BACK = (
     "(g.status = 'finished' OR (g.status = 'abandoned' AND g.rated = 1 AND g.seed IS NOT NULL))"
 )

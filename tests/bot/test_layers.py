@@ -3,6 +3,7 @@ and that every silenced type error says why (docs/ARCHITECTURE.md)."""
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import subprocess
@@ -149,3 +150,20 @@ def test_the_untouched_tree_keeps_every_contract(tmp_path: Path) -> None:
     """The copy the test above tampers with is sound as it is: only the added line breaks it."""
     result = _lint_imports(tmp_path, {})
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+
+
+#: the most lines a class of the bot may take (docs/ARCHITECTURE.md: a room that grows past it
+#: is split by concern, as the game service was)
+MOST_LINES_PER_CLASS = 600
+
+
+def test_no_class_of_the_bot_grows_into_a_warehouse() -> None:
+    sizes = {
+        f"{path.relative_to(ROOT)}:{node.name}": node.end_lineno - node.lineno + 1
+        for path in sorted((ROOT / "bot").rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ClassDef) and node.end_lineno is not None
+    }
+    assert len(sizes) > 50 and max(sizes.values()) > 300  # every class was read
+    over = {name: size for name, size in sizes.items() if size > MOST_LINES_PER_CLASS}
+    assert not over, over

@@ -32,7 +32,9 @@ from engine import (
     RemoveToReserve,
     Swap,
     TakeMoney,
+    TurnEnded,
     Undo,
+    new_game,
 )
 from engine.ai import make_player
 
@@ -349,3 +351,17 @@ async def play_scoring_rounds(services: Services, game_id: int, rounds: int) -> 
         assert not state.is_over and player is not None and player.user_id is not None
         move = rng.choice([a for a in state.legal_actions() if not isinstance(a, Undo)])
         await services.play.act(game_id, player.user_id, move, info.version)
+
+
+async def engine_steps(services: Services, game_id: int) -> list[Game]:
+    """The game after each ended turn (and as dealt), replayed here from the stored log."""
+    game = await services.lobby.game(game_id)
+    assert game.seed is not None
+    state = new_game(len(game.seats), game.seed)
+    after = [state.copy()]
+    async with services.store.read() as tx:
+        rows = await tx.actions(game_id)
+    for row in rows:
+        if any(isinstance(e, TurnEnded) for e in state.apply(row.action)):
+            after.append(state.copy())
+    return after

@@ -12,34 +12,19 @@ import pytest
 from fake_discord import FakeDiscord, InteractionNotAnswered
 from fake_discord.ids import snowflake
 from fake_discord.models import Message
-from players import finished_game, play_scoring_rounds
+from players import engine_steps, finished_game, play_scoring_rounds
 
 import render
-from bot.core.services import Services
 from bot.discord_app import history
 from bot.text import i18n
 from bot.text.alt import hand_alt
-from engine import Game, TurnEnded, new_game
+from engine import Game
 
 #: the tests marked so also run on PostgreSQL in the default run (tests/e2e/database.py): the
 #: archive, a replay and a record; the rest of the module too with ALHAMBRA_TEST_DB=postgres
 BOTH = pytest.mark.both_engines
 
 LABELS = ["⏮ Start", "◀ Turn before", "Next turn ▶", "End ⏭", "Score sheet"]
-
-
-async def _engine_steps(services: Services, game_id: int) -> list[Game]:
-    """The game after each ended turn (and as dealt), replayed here from the stored log."""
-    game = await services.lobby.game(game_id)
-    assert game.seed is not None
-    state = new_game(len(game.seats), game.seed)
-    after = [state.copy()]
-    async with services.store.read() as tx:
-        rows = await tx.actions(game_id)
-    for row in rows:
-        if any(isinstance(e, TurnEnded) for e in state.apply(row.action)):
-            after.append(state.copy())
-    return after
 
 
 def _standing(text: str) -> list[int]:
@@ -58,7 +43,7 @@ async def test_a_replay_steps_through_the_game_as_the_engine_replays_it(
     other = sim.channel(guild, "elsewhere")
     async with run_bot(make_bot()) as bot:
         game_id = await finished_game(bot.services, guild.id, channel.id, [ana.id, bruno.id])
-        expected = await _engine_steps(bot.services, game_id)
+        expected = await engine_steps(bot.services, game_id)
         steps = len(expected) - 1
 
         # anyone in the server, from any channel; the answer is theirs alone
@@ -243,7 +228,7 @@ async def test_a_player_s_replay_shows_their_own_hand_and_nobody_else_s(
     channel = sim.channel(guild, "alhambra")
     async with run_bot(make_bot()) as bot:
         game_id = await finished_game(bot.services, guild.id, channel.id, [ana.id, bruno.id])
-        expected = await _engine_steps(bot.services, game_id)
+        expected = await engine_steps(bot.services, game_id)
         game = await bot.services.lobby.game(game_id)
         seats = {}
         for user in (ana, bruno):

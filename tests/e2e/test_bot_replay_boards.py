@@ -13,15 +13,14 @@ import re
 import pytest
 from fake_discord import VIEW_CHANNEL, FakeDiscord, snowflake
 from fake_discord.models import Channel, Message, User
-from players import finished_game
+from players import engine_steps, finished_game
 
 import render
 from bot.core.errors import InvalidRequest, NoGameHere
-from bot.core.services import Services
 from bot.text import i18n
 from bot.text.alt import boards_alt
 from bot.text.present import error_text, player_names
-from engine import Game, TurnEnded, new_game
+from engine import Game
 from render.display import MIN_SCREEN_PX, SHOWN, measure
 
 LOCALES = ["en", "ja", "pt-BR", "fa"]
@@ -36,20 +35,6 @@ NOBODY_S = 10**12
 def _word(locale: str, key: str, **params: object) -> str:
     """A button's label as the fake shows it (the isolating marks of Persian taken off)."""
     return i18n.plain(i18n.t(locale, key, **params))
-
-
-async def _engine_steps(services: Services, game_id: int) -> list[Game]:
-    """The game after each ended turn (and as dealt), replayed here from the stored log."""
-    game = await services.lobby.game(game_id)
-    assert game.seed is not None
-    state = new_game(len(game.seats), game.seed)
-    after = [state.copy()]
-    async with services.store.read() as tx:
-        rows = await tx.actions(game_id)
-    for row in rows:
-        if any(isinstance(e, TurnEnded) for e in state.apply(row.action)):
-            after.append(state.copy())
-    return after
 
 
 def _boards(state: Game, names: list[str], locale: str) -> bytes:
@@ -115,7 +100,7 @@ async def test_every_step_of_a_replay_shows_every_alhambra(
         services = bot.services
         await _persian(sim, channel, locale, ana, watcher)
         game_id = await finished_game(services, guild.id, channel.id, [ana.id, bruno.id])
-        expected = await _engine_steps(services, game_id)
+        expected = await engine_steps(services, game_id)
         steps = len(expected) - 1
         names = player_names(locale, await services.lobby.game(game_id))
 
@@ -202,7 +187,7 @@ async def test_forged_replay_buttons_are_refused_and_change_nothing(
         await _persian(sim, channel, locale, ana, watcher)
         game_id = await finished_game(services, guild.id, channel.id, [ana.id, bruno.id])
         hidden = await finished_game(services, guild.id, pair.id, [ana.id, bruno.id])
-        steps = len(await _engine_steps(services, game_id)) - 1
+        steps = len(await engine_steps(services, game_id)) - 1
         page = (
             await sim.slash(watcher, "alhambra-history replay", channel=channel, game=game_id)
         ).response
@@ -258,7 +243,7 @@ async def test_show_position_opens_the_replay_where_a_reviewed_turn_began(
         services = bot.services
         await _persian(sim, channel, locale, ana, watcher)
         game_id = await finished_game(services, guild.id, channel.id, [ana.id, bruno.id])
-        expected = await _engine_steps(services, game_id)
+        expected = await engine_steps(services, game_id)
         steps = len(expected) - 1
         names = player_names(locale, await services.lobby.game(game_id))
 
